@@ -1,0 +1,38 @@
+/*
+ * host.h - the seam between the device core and whatever hosts it.
+ *
+ * The emu/ core never calls QEMU (or anything else) directly: every effect outside the device
+ * goes through these operations. hw/irdma-sim.c implements them on QEMU (pci_dma_*, msix_notify,
+ * QEMUTimer, NetClientState, trace-events); tests/unit/fake_host.c implements them on a memory
+ * array and recorded interrupts.
+ */
+#ifndef IRDMA_EMU_HOST_H
+#define IRDMA_EMU_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct IrdmaHostOps {
+    /* DMA of guest physical memory; 0 on success, -1 if the range is not backed. */
+    int (*dma_read)(void *opaque, uint64_t gpa, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t gpa, const void *buf, size_t len);
+    /* Raise MSI-X vector @vector (the host applies masking and the PBA). */
+    void (*msix_notify)(void *opaque, unsigned vector);
+    /* Virtual clock in ns, and the single timer the event queue runs on. */
+    uint64_t (*clock_ns)(void *opaque);
+    void (*timer_arm)(void *opaque, uint64_t deadline_ns);
+    void (*timer_cancel)(void *opaque);
+    /* Put one Ethernet frame on the wire. */
+    void (*send_frame)(void *opaque, const void *frame, size_t len);
+    /* Trace sink: @event is a stable name, @detail a formatted message. */
+    bool (*trace_enabled)(void *opaque);
+    void (*trace)(void *opaque, const char *event, const char *detail);
+} IrdmaHostOps;
+
+typedef struct IrdmaHost {
+    const IrdmaHostOps *ops;
+    void *opaque;
+} IrdmaHost;
+
+#endif

@@ -1,0 +1,18 @@
+/* trace.c - formats core trace events for the host's trace sink. */
+#include <stdarg.h>
+#include <stdio.h>
+#include "trace.h"
+
+void emu_trace(const IrdmaHost *host, const char *event, const char *fmt, ...)
+{
+    char detail[256];
+    va_list ap;
+
+    if (!host->ops->trace_enabled(host->opaque)) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    host->ops->trace(host->opaque, event, detail);
+}

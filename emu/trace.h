@@ -1,0 +1,17 @@
+/*
+ * trace.h - trace events of the device core.
+ *
+ * Every guest-visible decision of emu/ is traced through emu_trace(); the host decides where the
+ * text goes (QEMU: the irdma_sim_emu trace event; unit tests: a recorded list). Formatting only
+ * happens when the host says tracing is on, so disabled events cost one indirect call.
+ */
+#ifndef IRDMA_EMU_TRACE_H
+#define IRDMA_EMU_TRACE_H
+
+#include <glib.h>
+#include "host.h"
+
+void emu_trace(const IrdmaHost *host, const char *event, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+#endif

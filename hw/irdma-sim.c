@@ -1,0 +1,310 @@
+/*
+ * irdma-sim: QEMU glue for the E810 + RDMA device model.
+ *
+ * This file only adapts QEMU to the QEMU-independent core in emu/: it creates the PCI function
+ * (BAR0 registers, BAR3 MSI-X, PCIe and DSN capabilities), implements the core's host
+ * operations on pci_dma_*, msix_notify, a QEMUTimer and a NIC, and turns core trace output into
+ * QEMU trace events. Device behaviour lives in emu/.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "hw/pci/pci.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "trace.h"
+
+#include "emu/device.h"
+#include "emu/ids.h"
+
+#define TYPE_IRDMA_SIM "irdma-sim"
+OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
+
+/* Config-space layout: standard capabilities, then the DSN extended capability. */
+#define IRDMA_SIM_CAP_PCIE      0xa0
+#define IRDMA_SIM_CAP_MSIX      0x70
+#define IRDMA_SIM_EXTCAP_DSN    0x100
+
+struct IrdmaSimState {
+    PCIDevice parent_obj;
+
+    MemoryRegion bar0;
+    MemoryRegion msix_bar;
+    QEMUTimer *event_timer;
+    NICState *nic;
+    NICConf conf;
+    uint32_t msix_vectors;
+
+    IrdmaDev *core;
+};
+
+/* ---- host operations for the core ---- */
+
+static int host_dma_read(void *opaque, uint64_t gpa, void *buf, size_t len)
+{
+    IrdmaSimState *s = opaque;
+    MemTxResult r = pci_dma_read(PCI_DEVICE(s), gpa, buf, len);
+
+    if (r != MEMTX_OK) {
+        trace_irdma_sim_dma_error("read", gpa, len);
+        return -1;
+    }
+    return 0;
+}
+
+static int host_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t len)
+{
+    IrdmaSimState *s = opaque;
+    MemTxResult r = pci_dma_write(PCI_DEVICE(s), gpa, buf, len);
+
+    if (r != MEMTX_OK) {
+        trace_irdma_sim_dma_error("write", gpa, len);
+        return -1;
+    }
+    return 0;
+}
+
+static void host_msix_notify(void *opaque, unsigned vector)
+{
+    IrdmaSimState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (vector >= s->msix_vectors || !msix_enabled(pdev)) {
+        trace_irdma_sim_msix_dropped(vector);
+        return;
+    }
+    trace_irdma_sim_msix(vector);
+    msix_notify(pdev, vector);
+}
+
+static uint64_t host_clock_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void host_timer_arm(void *opaque, uint64_t deadline_ns)
+{
+    IrdmaSimState *s = opaque;
+
+    timer_mod(s->event_timer, deadline_ns > INT64_MAX ? INT64_MAX : (int64_t)deadline_ns);
+}
+
+static void host_timer_cancel(void *opaque)
+{
+    IrdmaSimState *s = opaque;
+
+    timer_del(s->event_timer);
+}
+
+static void host_send_frame(void *opaque, const void *frame, size_t len)
+{
+    IrdmaSimState *s = opaque;
+
+    trace_irdma_sim_tx_frame(len);
+    qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+}
+
+static bool host_trace_enabled(void *opaque)
+{
+    return trace_event_get_state_backends(TRACE_IRDMA_SIM_EMU);
+}
+
+static void host_trace(void *opaque, const char *event, const char *detail)
+{
+    trace_irdma_sim_emu(event, detail);
+}
+
+static const IrdmaHostOps irdma_sim_host_ops = {
+    .dma_read = host_dma_read,
+    .dma_write = host_dma_write,
+    .msix_notify = host_msix_notify,
+    .clock_ns = host_clock_ns,
+    .timer_arm = host_timer_arm,
+    .timer_cancel = host_timer_cancel,
+    .send_frame = host_send_frame,
+    .trace_enabled = host_trace_enabled,
+    .trace = host_trace,
+};
+
+static void irdma_sim_event_timer(void *opaque)
+{
+    IrdmaSimState *s = opaque;
+
+    irdma_dev_timer_expired(s->core);
+}
+
+/* ---- BAR0 ---- */
+
+static uint64_t irdma_sim_bar0_read(void *opaque, hwaddr addr, unsigned size)
+{
+    IrdmaSimState *s = opaque;
+    uint32_t val = irdma_dev_mmio_read(s->core, addr);
+
+    trace_irdma_sim_mmio_read(addr, val);
+    return val;
+}
+
+static void irdma_sim_bar0_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+{
+    IrdmaSimState *s = opaque;
+
+    trace_irdma_sim_mmio_write(addr, val);
+    irdma_dev_mmio_write(s->core, addr, val);
+}
+
+static const MemoryRegionOps irdma_sim_bar0_ops = {
+    .read = irdma_sim_bar0_read,
+    .write = irdma_sim_bar0_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* The driver uses 32-bit accesses (and readq on a few counters): split wider ones. */
+    .valid = { .min_access_size = 4, .max_access_size = 8 },
+    .impl = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+/* ---- the NIC (the wire arrives with the LAN datapath; until then frames are dropped) ---- */
+
+static ssize_t irdma_sim_receive(NetClientState *nc, const uint8_t *buf, size_t size)
+{
+    trace_irdma_sim_rx_dropped(size);
+    return size;
+}
+
+static NetClientInfo irdma_sim_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .receive = irdma_sim_receive,
+};
+
+/* ---- PCI device ---- */
+
+/* Device serial number as the E810 derives it from its MAC: mac[0..2] ff ff mac[3..5]. */
+static uint64_t irdma_sim_dsn(const uint8_t *mac)
+{
+    return ((uint64_t)mac[0] << 56) | ((uint64_t)mac[1] << 48) | ((uint64_t)mac[2] << 40) |
+           (0xffffULL << 24) | ((uint64_t)mac[3] << 16) | ((uint64_t)mac[4] << 8) | mac[5];
+}
+
+static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
+{
+    IrdmaSimState *s = IRDMA_SIM(pdev);
+    IrdmaDevConfig cfg = { .msix_vectors = s->msix_vectors };
+    g_autoptr(GError) gerr = NULL;
+    uint8_t bar_type = PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                       PCI_BASE_ADDRESS_MEM_PREFETCH;
+
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    memcpy(cfg.mac, s->conf.macaddr.a, sizeof(cfg.mac));
+    s->core = irdma_dev_new(&irdma_sim_host_ops, s, &cfg, &gerr);
+    if (!s->core) {
+        error_setg(errp, "irdma-sim: %s", gerr->message);
+        return;
+    }
+
+    pci_config_set_revision(pdev->config, IRDMA_PCI_REVISION);
+    pci_set_word(pdev->config + PCI_SUBSYSTEM_VENDOR_ID, IRDMA_PCI_SUBSYS_VENDOR_ID);
+    pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, IRDMA_PCI_SUBSYS_ID);
+    pdev->config[PCI_INTERRUPT_PIN] = 1;
+
+    memory_region_init_io(&s->bar0, OBJECT(s), &irdma_sim_bar0_ops, s, "irdma-sim-bar0",
+                          IRDMA_BAR0_SIZE);
+    pci_register_bar(pdev, 0, bar_type, &s->bar0);
+    memory_region_init(&s->msix_bar, OBJECT(s), "irdma-sim-msix", IRDMA_MSIX_BAR_SIZE);
+    pci_register_bar(pdev, IRDMA_MSIX_BAR, bar_type, &s->msix_bar);
+
+    if (pcie_endpoint_cap_init(pdev, IRDMA_SIM_CAP_PCIE) < 0) {
+        error_setg(errp, "irdma-sim: failed to add the PCIe capability");
+        goto fail;
+    }
+    if (msix_init(pdev, s->msix_vectors, &s->msix_bar, IRDMA_MSIX_BAR, IRDMA_MSIX_TABLE_OFFSET,
+                  &s->msix_bar, IRDMA_MSIX_BAR, IRDMA_MSIX_PBA_OFFSET, IRDMA_SIM_CAP_MSIX,
+                  errp) < 0) {
+        goto fail_pcie;
+    }
+    for (unsigned v = 0; v < s->msix_vectors; v++) {
+        msix_vector_use(pdev, v);
+    }
+    pcie_dev_ser_num_init(pdev, IRDMA_SIM_EXTCAP_DSN, irdma_sim_dsn(cfg.mac));
+
+    s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
+    s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
+                          DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);
+    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    return;
+
+fail_pcie:
+    pcie_cap_exit(pdev);
+fail:
+    irdma_dev_free(s->core);
+    s->core = NULL;
+}
+
+static void irdma_sim_exit(PCIDevice *pdev)
+{
+    IrdmaSimState *s = IRDMA_SIM(pdev);
+
+    qemu_del_nic(s->nic);
+    /* The core cancels its timer through the host ops, so free it before the timer. */
+    irdma_dev_free(s->core);
+    timer_free(s->event_timer);
+    msix_unuse_all_vectors(pdev);
+    msix_uninit(pdev, &s->msix_bar, &s->msix_bar);
+    pcie_cap_exit(pdev);
+}
+
+static void irdma_sim_qdev_reset(DeviceState *dev)
+{
+    IrdmaSimState *s = IRDMA_SIM(dev);
+
+    irdma_dev_reset(s->core);
+}
+
+static const VMStateDescription irdma_sim_vmstate = {
+    .name = TYPE_IRDMA_SIM,
+    .unmigratable = 1,
+};
+
+static Property irdma_sim_properties[] = {
+    DEFINE_NIC_PROPERTIES(IrdmaSimState, conf),
+    DEFINE_PROP_UINT32("msix-vectors", IrdmaSimState, msix_vectors,
+                       IRDMA_MSIX_VECTORS_DEFAULT),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void irdma_sim_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(klass);
+
+    pc->realize = irdma_sim_realize;
+    pc->exit = irdma_sim_exit;
+    pc->vendor_id = IRDMA_PCI_VENDOR_ID;
+    pc->device_id = IRDMA_PCI_DEVICE_ID;
+    pc->class_id = PCI_CLASS_NETWORK_ETHERNET;
+    dc->desc = "Intel E810 Ethernet + RDMA (irdma) device model";
+    dc->reset = irdma_sim_qdev_reset;
+    dc->vmsd = &irdma_sim_vmstate;
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+    device_class_set_props(dc, irdma_sim_properties);
+}
+
+static const TypeInfo irdma_sim_info = {
+    .name = TYPE_IRDMA_SIM,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(IrdmaSimState),
+    .class_init = irdma_sim_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void irdma_sim_register_types(void)
+{
+    type_register_static(&irdma_sim_info);
+}
+
+type_init(irdma_sim_register_types)

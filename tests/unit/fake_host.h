@@ -1,0 +1,33 @@
+/*
+ * fake_host.h - a host for the device core in unit tests: guest memory is a byte array, the
+ * clock is a variable the test advances, interrupts, frames and trace events are recorded.
+ */
+#ifndef IRDMA_TEST_FAKE_HOST_H
+#define IRDMA_TEST_FAKE_HOST_H
+
+#include <glib.h>
+#include "emu/device.h"
+
+typedef struct FakeHost {
+    uint8_t *mem;
+    size_t mem_size;
+    uint64_t now_ns;
+    bool timer_armed;
+    uint64_t timer_deadline;
+    unsigned timer_arms;
+    GArray *irqs;              /* unsigned: vectors in raise order */
+    GPtrArray *frames;         /* GBytes */
+    GPtrArray *traces;         /* char *: "event: detail" */
+} FakeHost;
+
+extern const IrdmaHostOps fake_host_ops;
+
+FakeHost *fake_host_new(size_t mem_size);
+void fake_host_free(FakeHost *h);
+/* Move the clock to @ns and fire the timer if it is due (the QEMU main loop's job). */
+void fake_host_advance(FakeHost *h, IrdmaDev *d, uint64_t ns);
+/* Number of recorded trace lines starting with @prefix. */
+unsigned fake_host_trace_count(const FakeHost *h, const char *prefix);
+IrdmaDev *fake_dev_new(FakeHost *h);
+
+#endif

@@ -1,0 +1,95 @@
+/* test_device.c - device creation, configuration checks and the PF reset registers. */
+#include <check.h>
+#include "fake_host.h"
+#include "emu/e810_regs.h"
+#include "emu/ids.h"
+
+static FakeHost *h;
+static IrdmaDev *d;
+
+static void setup(void)
+{
+    h = fake_host_new(4096);
+    d = fake_dev_new(h);
+}
+
+static void teardown(void)
+{
+    irdma_dev_free(d);
+    fake_host_free(h);
+}
+
+START_TEST(reset_status_says_device_active_and_all_resets_done)
+{
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RSTAT) & GLGEN_RSTAT_DEVSTATE_M, 0);
+    /* ice_pf_reset: ICE_RESET_DONE_MASK = bits 0,1,3,4,5,8,9 must all be set; PE done too. */
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLNVM_ULD) & 0x33b, 0x33b);
+    ck_assert(irdma_dev_mmio_read(d, GLNVM_ULD) & GLNVM_ULD_PE_DONE_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FUNC_RID) & PF_FUNC_RID_FUNC_NUM_M, 0);
+}
+END_TEST
+
+START_TEST(nvm_is_locked_with_a_64k_shadow_ram)
+{
+    ck_assert(irdma_dev_mmio_read(d, GLNVM_FLA) & GLNVM_FLA_LOCKED_M);
+    ck_assert_uint_eq(emu_field_get(irdma_dev_mmio_read(d, GLNVM_GENS), GLNVM_GENS_SR_SIZE_M), 6);
+}
+END_TEST
+
+START_TEST(pfswr_resets_the_pf_and_self_clears)
+{
+    irdma_dev_mmio_write(d, PF_FW_ATQBAL, 0x12345000);
+    irdma_dev_mmio_write(d, PF_FW_ATQLEN, 192 | PF_FW_xQLEN_ENABLE_M);
+    irdma_dev_mmio_write(d, PF_MBX_ARQLEN, 1023 | PF_FW_xQLEN_ENABLE_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQBAL), 0x12345000);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQLEN), 192 | PF_FW_xQLEN_ENABLE_M);
+
+    irdma_dev_mmio_write(d, PFGEN_CTRL, PFGEN_CTRL_PFSWR_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFGEN_CTRL) & PFGEN_CTRL_PFSWR_M, 0);
+    ck_assert_uint_eq(d->pf_resets, 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQBAL), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQLEN), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_MBX_ARQLEN), 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "pf_reset"), 1);
+}
+END_TEST
+
+START_TEST(ring_registers_keep_only_software_writable_bits)
+{
+    irdma_dev_mmio_write(d, PF_FW_ATQT, 0xffffffff);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQT), PF_FW_xQT_M);
+    irdma_dev_mmio_write(d, PF_FW_ARQLEN, 0x0fffffff);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ARQLEN), PF_FW_xQLEN_LEN_M);
+}
+END_TEST
+
+START_TEST(bad_configuration_is_refused_with_its_value_named)
+{
+    IrdmaDevConfig cfg = { .mac = { 0x52, 0x54, 0, 0, 0, 1 }, .msix_vectors = 5000 };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GError) err2 = NULL;
+
+    ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err));
+    ck_assert_ptr_nonnull(strstr(err->message, "msix-vectors=5000"));
+
+    cfg.msix_vectors = IRDMA_MSIX_VECTORS_DEFAULT;
+    cfg.mac[0] = 0x01;
+    ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err2));
+    ck_assert_ptr_nonnull(strstr(err2->message, "mac=01:54:00:00:00:01"));
+}
+END_TEST
+
+Suite *device_suite(void)
+{
+    Suite *s = suite_create("device");
+    TCase *tc = tcase_create("pf");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reset_status_says_device_active_and_all_resets_done);
+    tcase_add_test(tc, nvm_is_locked_with_a_64k_shadow_ram);
+    tcase_add_test(tc, pfswr_resets_the_pf_and_self_clears);
+    tcase_add_test(tc, ring_registers_keep_only_software_writable_bits);
+    tcase_add_test(tc, bad_configuration_is_refused_with_its_value_named);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,151 @@
+/* test_event.c - the event queue: order, timer arming, cancel, budget. */
+#include <check.h>
+#include "fake_host.h"
+#include "emu/event.h"
+
+static FakeHost *h;
+static IrdmaHost host;
+static EmuEventQueue q;
+static GString *log_;
+
+static void setup(void)
+{
+    h = fake_host_new(16);
+    host = (IrdmaHost) { .ops = &fake_host_ops, .opaque = h };
+    emu_event_queue_init(&q, &host);
+    log_ = g_string_new(NULL);
+}
+
+static void teardown(void)
+{
+    emu_event_queue_destroy(&q);
+    g_string_free(log_, TRUE);
+    fake_host_free(h);
+}
+
+static void record(void *arg)
+{
+    g_string_append(log_, arg);
+}
+
+/* Advance the fake clock to @ns and run the queue if its timer is due. */
+static void advance(uint64_t ns)
+{
+    h->now_ns = ns;
+    if (h->timer_armed && h->timer_deadline <= ns) {
+        h->timer_armed = false;
+        emu_event_queue_run(&q);
+    }
+}
+
+START_TEST(events_run_in_deadline_order_ties_in_fifo_order)
+{
+    emu_event_schedule(&q, 300, record, "c");
+    emu_event_schedule(&q, 100, record, "a");
+    emu_event_schedule(&q, 200, record, "b1");
+    emu_event_schedule(&q, 200, record, "b2");
+    ck_assert(h->timer_armed);
+    ck_assert_uint_eq(h->timer_deadline, 100);
+    advance(250);
+    ck_assert_str_eq(log_->str, "ab1b2");
+    ck_assert(h->timer_armed);
+    ck_assert_uint_eq(h->timer_deadline, 300);
+    advance(300);
+    ck_assert_str_eq(log_->str, "ab1b2c");
+    ck_assert(!h->timer_armed);
+}
+END_TEST
+
+START_TEST(nothing_runs_before_its_deadline)
+{
+    h->now_ns = 1000;
+    emu_event_schedule(&q, 50, record, "x");
+    ck_assert_uint_eq(h->timer_deadline, 1050);
+    emu_event_queue_run(&q);          /* a spurious early fire */
+    ck_assert_str_eq(log_->str, "");
+    ck_assert(h->timer_armed);
+    advance(1050);
+    ck_assert_str_eq(log_->str, "x");
+}
+END_TEST
+
+START_TEST(cancel_removes_event_and_rearms)
+{
+    EmuEvent *a = emu_event_schedule(&q, 10, record, "a");
+
+    emu_event_schedule(&q, 20, record, "b");
+    emu_event_cancel(&q, a);
+    ck_assert_uint_eq(h->timer_deadline, 20);
+    advance(100);
+    ck_assert_str_eq(log_->str, "b");
+}
+END_TEST
+
+START_TEST(cancel_all_disarms)
+{
+    emu_event_schedule(&q, 10, record, "a");
+    emu_event_schedule(&q, 20, record, "b");
+    emu_event_cancel_all(&q);
+    ck_assert(!h->timer_armed);
+    ck_assert_uint_eq(emu_event_queue_length(&q), 0);
+}
+END_TEST
+
+static void reschedule_self(void *arg)
+{
+    g_string_append_c(log_, 'r');
+    emu_event_schedule(&q, 0, reschedule_self, arg);
+}
+
+START_TEST(a_self_rescheduling_storm_is_budgeted)
+{
+    unsigned arms;
+
+    q.run_budget = 8;
+    emu_event_schedule(&q, 0, reschedule_self, NULL);
+    arms = h->timer_arms;
+    advance(0);
+    /* One run ran the budget, then gave the host its loop back with the timer re-armed. */
+    ck_assert_uint_eq(log_->len, 8);
+    ck_assert(h->timer_armed);
+    ck_assert_uint_eq(h->timer_arms, arms + 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "event_budget_exhausted"), 1);
+}
+END_TEST
+
+START_TEST(timer_is_not_rearmed_for_a_later_event)
+{
+    unsigned arms;
+
+    emu_event_schedule(&q, 10, record, "a");
+    arms = h->timer_arms;
+    emu_event_schedule(&q, 50, record, "b");
+    ck_assert_uint_eq(h->timer_arms, arms);
+    ck_assert_uint_eq(h->timer_deadline, 10);
+}
+END_TEST
+
+START_TEST(huge_delay_saturates)
+{
+    h->now_ns = 10;
+    emu_event_schedule(&q, UINT64_MAX, record, "a");
+    ck_assert_uint_eq(h->timer_deadline, UINT64_MAX);
+}
+END_TEST
+
+Suite *event_suite(void)
+{
+    Suite *s = suite_create("event");
+    TCase *tc = tcase_create("queue");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, events_run_in_deadline_order_ties_in_fifo_order);
+    tcase_add_test(tc, nothing_runs_before_its_deadline);
+    tcase_add_test(tc, cancel_removes_event_and_rearms);
+    tcase_add_test(tc, cancel_all_disarms);
+    tcase_add_test(tc, a_self_rescheduling_storm_is_budgeted);
+    tcase_add_test(tc, timer_is_not_rearmed_for_a_later_event);
+    tcase_add_test(tc, huge_delay_saturates);
+    suite_add_tcase(s, tc);
+    return s;
+}
