@@ -2,7 +2,16 @@
 #include "device.h"
 #include "ids.h"
 #include "pf.h"
+#include "aq.h"
 #include "ctlq.h"
+#include "fw.h"
+#include "fw_nvm.h"
+#include "fw_sched.h"
+#include "fw_pkg.h"
+#include "fw_dcb.h"
+#include "fw_link.h"
+#include "fw_switch.h"
+#include "intr.h"
 #include "trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
@@ -34,10 +43,20 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d = g_new0(IrdmaDev, 1);
     d->host = (IrdmaHost) { .ops = ops, .opaque = opaque };
     d->cfg = *cfg;
+    d->timing = IRDMA_TIMING_DEFAULT;
     d->regs = emu_regfile_new(&d->host);
     emu_event_queue_init(&d->events, &d->host);
     pf_block_init(d);
     ctlq_block_init(d);
+    d->intr = intr_new(d);
+    d->aq = aq_new(d);
+    d->fw = fw_general_new(d);
+    d->nvm = fw_nvm_new(d);
+    d->sched = fw_sched_new(d);
+    d->pkg = fw_pkg_new(d);
+    d->dcb = fw_dcb_new(d);
+    d->link = fw_link_new(d);
+    d->sw = fw_switch_new(d);
     return d;
 }
 
@@ -46,6 +65,15 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    fw_switch_free(d->sw);
+    fw_link_free(d->link);
+    fw_dcb_free(d->dcb);
+    fw_pkg_free(d->pkg);
+    fw_sched_free(d->sched);
+    fw_nvm_free(d->nvm);
+    fw_general_free(d->fw);
+    aq_free(d->aq);
+    intr_free(d->intr);
     emu_event_queue_destroy(&d->events);
     emu_regfile_free(d->regs);
     g_free(d);
@@ -54,14 +82,20 @@ void irdma_dev_free(IrdmaDev *d)
 void irdma_dev_reset(IrdmaDev *d)
 {
     emu_trace(&d->host, "dev_reset", "function reset");
+    aq_pf_reset(d->aq);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
+    intr_reset(d->intr);
+    fw_pf_reset(d);
 }
 
 void irdma_dev_pf_reset(IrdmaDev *d)
 {
     d->pf_resets++;
+    aq_pf_reset(d->aq);
     ctlq_pf_reset(d);
+    intr_reset(d->intr);
+    fw_pf_reset(d);
 }
 
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)

@@ -12,17 +12,38 @@
 #include "host.h"
 #include "event.h"
 #include "regs.h"
+#include "timing.h"
 
 typedef struct IrdmaDevConfig {
     uint8_t mac[6];
     unsigned msix_vectors;
 } IrdmaDevConfig;
 
+typedef struct AqEngine AqEngine;
+typedef struct IntrBlock IntrBlock;
+typedef struct FwGeneral FwGeneral;
+typedef struct FwNvm FwNvm;
+typedef struct FwSched FwSched;
+typedef struct FwPkg FwPkg;
+typedef struct FwDcb FwDcb;
+typedef struct FwLink FwLink;
+typedef struct FwSwitch FwSwitch;
+
 typedef struct IrdmaDev {
     IrdmaHost host;
     IrdmaDevConfig cfg;
+    IrdmaTiming timing;
     EmuRegFile *regs;
     EmuEventQueue events;
+    IntrBlock *intr;             /* intr.c */
+    AqEngine *aq;                /* aq.c */
+    FwGeneral *fw;               /* fw_general.c */
+    FwNvm *nvm;                  /* fw_nvm.c */
+    FwSched *sched;              /* fw_sched.c */
+    FwPkg *pkg;                  /* fw_pkg.c */
+    FwDcb *dcb;                  /* fw_dcb.c */
+    FwLink *link;                /* fw_link.c */
+    FwSwitch *sw;                /* fw_switch.c */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
 } IrdmaDev;
 

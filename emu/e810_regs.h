@@ -67,4 +67,42 @@
 #define GLNVM_FLA                   0x000B6108
 #define GLNVM_FLA_LOCKED_M          BIT32(6)
 
+/* Interrupts */
+#define GLINT_NUM_VECTORS           2048
+#define GLINT_DYN_CTL(n)            (0x00160000 + 4 * (n))
+#define GLINT_DYN_CTL_INTENA_M      BIT32(0)
+#define GLINT_DYN_CTL_CLEARPBA_M    BIT32(1)
+#define GLINT_DYN_CTL_SWINT_TRIG_M  BIT32(2)
+#define GLINT_DYN_CTL_ITR_INDX_M    MASK32(4, 3)
+#define GLINT_DYN_CTL_INTERVAL_M    MASK32(16, 5)
+#define GLINT_DYN_CTL_SW_ITR_INDX_ENA_M BIT32(24)
+#define GLINT_DYN_CTL_SW_ITR_INDX_M MASK32(26, 25)
+#define GLINT_DYN_CTL_WB_ON_ITR_M   BIT32(30)
+#define GLINT_DYN_CTL_INTENA_MSK_M  BIT32(31)
+#define GLINT_ITR(i, n)             (0x00154000 + 8192 * (i) + 4 * (n))
+#define GLINT_ITR_COUNT             3
+#define GLINT_RATE(n)               (0x0015A000 + 4 * (n))
+#define GLINT_VECT2FUNC(n)          (0x00162000 + 4 * (n))
+#define GLINT_CTL                   0x0016CC54
+#define GLINT_CTL_DIS_AUTOMASK_M    BIT32(0)
+#define PFINT_FW_CTL                0x0016C800
+#define PFINT_OICR_ENA              0x0016C900
+#define PFINT_OICR                  0x0016CA00
+#define PFINT_OICR_CTL              0x0016CA80
+#define PFINT_MBX_CTL               0x0016B280
+#define PFINT_SB_CTL                0x0016B600
+/* The *_CTL cause registers share one layout. */
+#define PFINT_CTL_MSIX_INDX_M       MASK32(10, 0)
+#define PFINT_CTL_ITR_INDX_M        MASK32(12, 11)
+#define PFINT_CTL_CAUSE_ENA_M       BIT32(30)
+#define PFINT_OICR_ECC_ERR_M        BIT32(16)
+#define PFINT_OICR_MAL_DETECT_M     BIT32(19)
+#define PFINT_OICR_GRST_M           BIT32(20)
+#define PFINT_OICR_PCI_EXCEPTION_M  BIT32(21)
+#define PFINT_OICR_HMC_ERR_M        BIT32(26)
+#define PFINT_OICR_PE_PUSH_M        BIT32(27)
+#define PFINT_OICR_PE_CRITERR_M     BIT32(28)
+#define PFINT_OICR_VFLR_M           BIT32(29)
+#define PFINT_OICR_SWINT_M          BIT32(31)
+
 #endif

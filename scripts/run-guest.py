@@ -36,6 +36,8 @@ def parse_args(argv):
     p.add_argument("--log", help="serial log file (default build/logs/guest-TIME.log)")
     p.add_argument("--append", default="", help="extra kernel command line")
     p.add_argument("--quiet", action="store_true", help="do not echo guest output")
+    p.add_argument("--trace", help="QEMU trace events to enable (e.g. 'irdma_sim_*'), "
+                   "written to the log file with a .trace suffix")
     a = p.parse_args(argv)
     if bool(a.tests) == bool(a.list):
         p.error("give exactly one of --tests or --list")
@@ -72,12 +74,15 @@ def qemu_command(a):
             dev += f",msix-vectors={a.msix}"
             append.append(f"t.msix={a.msix}")
         cmd += ["-netdev", "user,id=n0,restrict=on", "-device", dev]
+    if a.trace:
+        cmd += ["-trace", a.trace, "-D", a.log + ".trace"]
     cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]
     return cmd
 
 
 def run(a):
-    log_path = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
+    log_path = a.log = a.log or os.path.join(BUILD, "logs",
+                                             time.strftime("guest-%Y%m%d-%H%M%S.log"))
     os.makedirs(os.path.dirname(os.path.abspath(log_path)), exist_ok=True)
     cmd = qemu_command(a)
     results, marks = {}, {}

@@ -5,6 +5,14 @@
 Suite *regs_suite(void);
 Suite *event_suite(void);
 Suite *device_suite(void);
+Suite *aq_suite(void);
+Suite *fw_general_suite(void);
+Suite *fw_nvm_suite(void);
+Suite *fw_sched_suite(void);
+Suite *fw_pkg_suite(void);
+Suite *fw_dcb_suite(void);
+Suite *fw_link_suite(void);
+Suite *fw_switch_suite(void);
 
 int main(void)
 {
@@ -13,6 +21,14 @@ int main(void)
 
     srunner_add_suite(sr, event_suite());
     srunner_add_suite(sr, device_suite());
+    srunner_add_suite(sr, aq_suite());
+    srunner_add_suite(sr, fw_general_suite());
+    srunner_add_suite(sr, fw_nvm_suite());
+    srunner_add_suite(sr, fw_sched_suite());
+    srunner_add_suite(sr, fw_pkg_suite());
+    srunner_add_suite(sr, fw_dcb_suite());
+    srunner_add_suite(sr, fw_link_suite());
+    srunner_add_suite(sr, fw_switch_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

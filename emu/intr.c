@@ -1,0 +1,148 @@
+/* intr.c - interrupt gating and cause routing (see intr.h). */
+#include "intr.h"
+#include "e810_regs.h"
+#include "trace.h"
+
+struct IntrBlock {
+    IrdmaDev *d;
+    uint8_t enabled[GLINT_NUM_VECTORS];
+    uint8_t pending[GLINT_NUM_VECTORS];
+    uint32_t oicr;                  /* latched causes, cleared by reading PFINT_OICR */
+};
+
+static void fire(IntrBlock *ib, unsigned v)
+{
+    IrdmaDev *d = ib->d;
+
+    ib->pending[v] = 0;
+    if (!(emu_regfile_read(d->regs, GLINT_CTL) & GLINT_CTL_DIS_AUTOMASK_M)) {
+        ib->enabled[v] = 0;
+    }
+    d->host.ops->msix_notify(d->host.opaque, v);
+}
+
+void intr_raise_vector(IrdmaDev *d, unsigned vector)
+{
+    IntrBlock *ib = d->intr;
+
+    if (vector >= GLINT_NUM_VECTORS) {
+        emu_trace(&d->host, "intr_bad_vector", "vector=%u", vector);
+        return;
+    }
+    if (ib->enabled[vector]) {
+        fire(ib, vector);
+    } else {
+        ib->pending[vector] = 1;
+        emu_trace(&d->host, "intr_pending", "vector=%u (INTENA clear)", vector);
+    }
+}
+
+static void raise_cause(IrdmaDev *d, uint32_t ctl_off, const char *what)
+{
+    uint32_t ctl = emu_regfile_read(d->regs, ctl_off);
+
+    if (!(ctl & PFINT_CTL_CAUSE_ENA_M)) {
+        emu_trace(&d->host, "intr_cause_disabled", "%s", what);
+        return;
+    }
+    intr_raise_vector(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M));
+}
+
+void intr_raise_fw(IrdmaDev *d)
+{
+    raise_cause(d, PFINT_FW_CTL, "admin queue");
+}
+
+void intr_raise_oicr(IrdmaDev *d, uint32_t cause)
+{
+    IntrBlock *ib = d->intr;
+
+    ib->oicr |= cause;
+    if (!(emu_regfile_read(d->regs, PFINT_OICR_ENA) & cause)) {
+        emu_trace(&d->host, "intr_oicr_masked", "cause=0x%08x", cause);
+        return;
+    }
+    raise_cause(d, PFINT_OICR_CTL, "oicr");
+}
+
+static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
+{
+    IntrBlock *ib = blk;
+    IrdmaDev *d = ib->d;
+
+    /* INTENA_MSK: this write leaves INTENA as it is. */
+    if (!(val & GLINT_DYN_CTL_INTENA_MSK_M)) {
+        ib->enabled[v] = !!(val & GLINT_DYN_CTL_INTENA_M);
+    }
+    if (val & GLINT_DYN_CTL_CLEARPBA_M) {
+        ib->pending[v] = 0;
+    }
+    /* Stored without the self-clearing command bits. */
+    emu_reg_set(d->regs, r, v, (val & ~(GLINT_DYN_CTL_CLEARPBA_M | GLINT_DYN_CTL_SWINT_TRIG_M |
+                                       GLINT_DYN_CTL_INTENA_MSK_M | GLINT_DYN_CTL_INTENA_M)) |
+                (ib->enabled[v] ? GLINT_DYN_CTL_INTENA_M : 0));
+    if (val & GLINT_DYN_CTL_SWINT_TRIG_M) {
+        ib->pending[v] = 1;
+    }
+    if (ib->enabled[v] && ib->pending[v]) {
+        fire(ib, v);
+    }
+}
+
+static uint32_t dyn_ctl_read(void *blk, const EmuReg *r, unsigned v)
+{
+    IntrBlock *ib = blk;
+    uint32_t stored = emu_reg_get(ib->d->regs, r, v) & ~GLINT_DYN_CTL_INTENA_M;
+
+    return stored | (ib->enabled[v] ? GLINT_DYN_CTL_INTENA_M : 0);
+}
+
+static uint32_t oicr_read(void *blk, const EmuReg *r, unsigned idx)
+{
+    IntrBlock *ib = blk;
+    uint32_t v = ib->oicr;
+
+    (void)r;
+    (void)idx;
+    ib->oicr = 0;       /* read to clear */
+    return v;
+}
+
+#define CAUSE_CTL_WMASK (PFINT_CTL_MSIX_INDX_M | PFINT_CTL_ITR_INDX_M | PFINT_CTL_CAUSE_ENA_M)
+
+static const EmuReg intr_regs[] = {
+    { .name = "GLINT_DYN_CTL", .base = GLINT_DYN_CTL(0), .count = GLINT_NUM_VECTORS, .stride = 4,
+      .wmask = ~0u, .read = dyn_ctl_read, .write = dyn_ctl_write },
+    { .name = "GLINT_ITR", .base = GLINT_ITR(0, 0), .count = GLINT_NUM_VECTORS, .stride = 4,
+      .count2 = GLINT_ITR_COUNT, .stride2 = 8192, .wmask = 0xfff },
+    { .name = "GLINT_RATE", .base = GLINT_RATE(0), .count = GLINT_NUM_VECTORS, .stride = 4,
+      .wmask = 0x7f },
+    { .name = "GLINT_CTL", .base = GLINT_CTL, .wmask = ~0u },
+    { .name = "PFINT_FW_CTL", .base = PFINT_FW_CTL, .wmask = CAUSE_CTL_WMASK },
+    { .name = "PFINT_MBX_CTL", .base = PFINT_MBX_CTL, .wmask = CAUSE_CTL_WMASK },
+    { .name = "PFINT_SB_CTL", .base = PFINT_SB_CTL, .wmask = CAUSE_CTL_WMASK },
+    { .name = "PFINT_OICR_CTL", .base = PFINT_OICR_CTL, .wmask = CAUSE_CTL_WMASK },
+    { .name = "PFINT_OICR_ENA", .base = PFINT_OICR_ENA, .wmask = ~0u },
+    { .name = "PFINT_OICR", .base = PFINT_OICR, .read = oicr_read },
+};
+
+IntrBlock *intr_new(IrdmaDev *d)
+{
+    IntrBlock *ib = g_new0(IntrBlock, 1);
+
+    ib->d = d;
+    emu_regfile_add(d->regs, intr_regs, G_N_ELEMENTS(intr_regs), ib);
+    return ib;
+}
+
+void intr_free(IntrBlock *ib)
+{
+    g_free(ib);
+}
+
+void intr_reset(IntrBlock *ib)
+{
+    memset(ib->enabled, 0, sizeof(ib->enabled));
+    memset(ib->pending, 0, sizeof(ib->pending));
+    ib->oicr = 0;
+}

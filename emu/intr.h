@@ -1,0 +1,28 @@
+/*
+ * intr.h - the interrupt block: per-vector enable and auto-mask (GLINT_DYN_CTL), ITR and rate
+ * registers, and the PF cause registers that route "other" causes (PFINT_OICR*), the admin
+ * queue (PFINT_FW_CTL) and the mailbox (PFINT_MBX_CTL) to MSI-X vectors.
+ *
+ * A vector fires only while its INTENA is set; firing auto-masks it (unless GLINT_CTL says
+ * otherwise) until the driver re-enables it, and a cause raised while masked stays pending and
+ * fires on re-enable, as NAPI-style drivers expect.
+ */
+#ifndef IRDMA_EMU_INTR_H
+#define IRDMA_EMU_INTR_H
+
+#include "device.h"
+
+typedef struct IntrBlock IntrBlock;
+
+IntrBlock *intr_new(IrdmaDev *d);
+void intr_free(IntrBlock *ib);
+void intr_reset(IntrBlock *ib);
+
+/* Raise MSI-X vector @vector through its GLINT_DYN_CTL gate. */
+void intr_raise_vector(IrdmaDev *d, unsigned vector);
+/* Admin-queue cause: the vector in PFINT_FW_CTL, if its cause is enabled. */
+void intr_raise_fw(IrdmaDev *d);
+/* "Other" causes (PFINT_OICR bits): latched, then the PFINT_OICR_CTL vector if enabled. */
+void intr_raise_oicr(IrdmaDev *d, uint32_t cause);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * timing.h - the delays the device schedules its events with. Today fixed defaults; the timing
+ * model (its own issue) computes them. Every asynchronous action takes its delay from here.
+ */
+#ifndef IRDMA_EMU_TIMING_H
+#define IRDMA_EMU_TIMING_H
+
+#include <stdint.h>
+
+typedef struct IrdmaTiming {
+    uint64_t aq_cmd_ns;       /* ATQ doorbell to the batch's completion */
+} IrdmaTiming;
+
+#define IRDMA_TIMING_DEFAULT ((IrdmaTiming) { .aq_cmd_ns = 0 })
+
+#endif
