@@ -95,7 +95,7 @@ static uint16_t check_buffer(const AqOpcode *op, const AqCmd *c)
     bool has_buf = c->flags & AQ_FLAG_BUF;
     bool rd = c->flags & AQ_FLAG_RD;
 
-    if (op->buf == AQ_BUF_NONE) {
+    if (op->buf == AQ_BUF_NONE || (op->buf == AQ_BUF_OUT_OPT && !has_buf)) {
         return AQ_RC_OK;
     }
     if (!has_buf || c->buf_len < op->min_len) {
@@ -143,7 +143,8 @@ static uint16_t execute(AqEngine *aq, AqCmd *c, uint64_t buf_addr)
     if (c->resp_len > c->buf_len) {
         c->resp_len = c->buf_len;
     }
-    if ((op->buf == AQ_BUF_OUT || op->buf == AQ_BUF_INOUT) && c->resp_len &&
+    if ((op->buf == AQ_BUF_OUT || op->buf == AQ_BUF_INOUT || op->buf == AQ_BUF_OUT_OPT) &&
+        c->resp_len &&
         d->host.ops->dma_write(d->host.opaque, buf_addr, c->buf, c->resp_len) < 0) {
         emu_trace(&d->host, "aq_dma_error", "%s buffer write at 0x%" G_GINT64_MODIFIER "x",
                   op->name, buf_addr);

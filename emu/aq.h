@@ -32,6 +32,7 @@ typedef enum AqBufDir {
     AQ_BUF_IN,        /* the driver supplies data (RD set); nothing is written back */
     AQ_BUF_OUT,       /* the firmware fills the buffer */
     AQ_BUF_INOUT,     /* RD set and the firmware updates it (TEIDs, rule indexes) */
+    AQ_BUF_OUT_OPT,   /* the firmware fills the buffer if the driver gave one */
 } AqBufDir;
 
 typedef struct AqOpcode {

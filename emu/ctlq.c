@@ -52,9 +52,7 @@ void ctlq_block_init(IrdmaDev *d)
 
 void ctlq_pf_reset(IrdmaDev *d)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(ctlq_regs); i++) {
-        emu_reg_set(d->regs, &ctlq_regs[i], 0, ctlq_regs[i].reset);
-    }
+    emu_regfile_reset_regs(d->regs, ctlq_regs, G_N_ELEMENTS(ctlq_regs));
 }
 
 uint32_t ctlq_get(IrdmaDev *d, CtlqReg r)

@@ -12,6 +12,7 @@
 #include "fw_link.h"
 #include "fw_switch.h"
 #include "intr.h"
+#include "lan.h"
 #include "trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
@@ -21,6 +22,12 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     if (cfg->msix_vectors < IRDMA_MSIX_VECTORS_MIN || cfg->msix_vectors > IRDMA_MSIX_VECTORS_MAX) {
         g_set_error(errp, IRDMA_DEV_ERROR, 0, "msix-vectors=%u is out of range [%u, %u]",
                     cfg->msix_vectors, IRDMA_MSIX_VECTORS_MIN, IRDMA_MSIX_VECTORS_MAX);
+        return false;
+    }
+    if (!fw_link_speed_supported(cfg->link_speed_mbps)) {
+        g_set_error(errp, IRDMA_DEV_ERROR, 0,
+                    "speed=%u is not a port speed of the model (10000, 25000, 50000, 100000)",
+                    cfg->link_speed_mbps);
         return false;
     }
     if (cfg->mac[0] & 1) {
@@ -48,6 +55,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     emu_event_queue_init(&d->events, &d->host);
     pf_block_init(d);
     ctlq_block_init(d);
+    lan_block_init(d);
     d->intr = intr_new(d);
     d->aq = aq_new(d);
     d->fw = fw_general_new(d);
@@ -94,6 +102,7 @@ void irdma_dev_pf_reset(IrdmaDev *d)
     d->pf_resets++;
     aq_pf_reset(d->aq);
     ctlq_pf_reset(d);
+    lan_pf_reset(d);
     intr_reset(d->intr);
     fw_pf_reset(d);
 }
@@ -106,6 +115,11 @@ uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
 void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
 {
     emu_regfile_write(d->regs, off, val);
+}
+
+void irdma_dev_set_carrier(IrdmaDev *d, bool up)
+{
+    fw_link_set_carrier(d->link, up);
 }
 
 void irdma_dev_timer_expired(IrdmaDev *d)

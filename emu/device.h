@@ -17,6 +17,7 @@
 typedef struct IrdmaDevConfig {
     uint8_t mac[6];
     unsigned msix_vectors;
+    unsigned link_speed_mbps;    /* 10000, 25000, 50000 or 100000 */
 } IrdmaDevConfig;
 
 typedef struct AqEngine AqEngine;
@@ -59,6 +60,9 @@ void irdma_dev_pf_reset(IrdmaDev *d);
 
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off);
 void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val);
+
+/* The wire's state changed (the host netdev's link). */
+void irdma_dev_set_carrier(IrdmaDev *d, bool up);
 
 /* The host's timer for the event queue fired. */
 void irdma_dev_timer_expired(IrdmaDev *d);

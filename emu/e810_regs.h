@@ -67,6 +67,35 @@
 #define GLNVM_FLA                   0x000B6108
 #define GLNVM_FLA_LOCKED_M          BIT32(6)
 
+/* LAN queues */
+#define LAN_NUM_RXQ                 2048
+#define LAN_NUM_TXQ                 16384
+#define QRX_CTRL(q)                 (0x00120000 + 4 * (q))
+#define QRX_CTRL_QENA_REQ_M         BIT32(0)
+#define QRX_CTRL_FAST_QDIS_M        BIT32(1)
+#define QRX_CTRL_QENA_STAT_M        BIT32(2)
+#define QRX_CONTEXT(i, q)           (0x00280000 + 8192 * (i) + 4 * (q))
+#define QRX_CONTEXT_DWORDS          8
+#define QRX_TAIL(q)                 (0x00290000 + 4 * (q))
+#define QRXFLXP_CNTXT(q)            (0x00480000 + 4 * (q))
+#define QTX_COMM_DBELL(q)           (0x002C0000 + 4 * (q))
+#define QTX_COMM_HEAD(q)            (0x000E0000 + 4 * (q))
+#define QINT_TQCTL(q)               (0x00140000 + 4 * (q))
+#define QINT_RQCTL(q)               (0x00150000 + 4 * (q))
+
+/* Miscellaneous PF/port registers ice reads or programs at probe */
+#define GL_PWR_MODE_CTL             0x000B820C
+#define GLGEN_CLKSTAT_SRC           0x000B826C
+#define GLPCI_CNF2                  0x000BE004
+#define PFPM_WUS                    0x0009DB80
+#define GL_MDCK_TX_TDPU             0x00049348
+#define PFQF_FD_ENA                 0x0043A000
+#define GLQF_FD_SIZE                0x00460010
+#define GL_PREEXT_L2_PMASK0(i)      (0x0020F0FC + 4 * (i))
+#define GL_PREEXT_L2_PMASK1(i)      (0x0020F108 + 4 * (i))
+#define PRTMAC_HSEC_CTL_TX_PAUSE_QUANTA(i)        (0x001E36E0 + 32 * (i))
+#define PRTMAC_HSEC_CTL_TX_PAUSE_REFRESH_TIMER(i) (0x001E3800 + 32 * (i))
+
 /* Interrupts */
 #define GLINT_NUM_VECTORS           2048
 #define GLINT_DYN_CTL(n)            (0x00160000 + 4 * (n))

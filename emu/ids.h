@@ -24,4 +24,7 @@
 #define IRDMA_MSIX_VECTORS_MIN       8
 #define IRDMA_MSIX_VECTORS_MAX       2048
 
+/* Port speed (Mb/s) unless the speed property says otherwise: the XXVDA4 is a 4x25G card. */
+#define IRDMA_LINK_SPEED_DEFAULT     25000
+
 #endif

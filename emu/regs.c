@@ -106,6 +106,17 @@ void emu_regfile_reset(EmuRegFile *rf)
     }
 }
 
+void emu_regfile_reset_regs(EmuRegFile *rf, const EmuReg *table, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t elems = reg_count(&table[i]) * reg_count2(&table[i]);
+
+        for (uint32_t e = 0; e < elems; e++) {
+            emu_reg_set(rf, &table[i], e, table[i].reset);
+        }
+    }
+}
+
 /* Slot of @off, or -1 when no block declared it. */
 static int64_t lookup(const EmuRegFile *rf, uint32_t off)
 {

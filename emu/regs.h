@@ -46,6 +46,8 @@ void emu_regfile_add(EmuRegFile *rf, const EmuReg *table, size_t n, void *blk);
 
 /* Put every register back to its reset value. */
 void emu_regfile_reset(EmuRegFile *rf);
+/* The same for the @n registers of one block's @table (a PF reset of that block). */
+void emu_regfile_reset_regs(EmuRegFile *rf, const EmuReg *table, size_t n);
 
 /* Guest access, 32-bit, offset within BAR0. */
 uint32_t emu_regfile_read(EmuRegFile *rf, uint32_t off);

@@ -38,6 +38,7 @@ struct IrdmaSimState {
     NICState *nic;
     NICConf conf;
     uint32_t msix_vectors;
+    uint32_t link_speed_mbps;
 
     IrdmaDev *core;
 };
@@ -173,10 +174,19 @@ static ssize_t irdma_sim_receive(NetClientState *nc, const uint8_t *buf, size_t 
     return size;
 }
 
+static void irdma_sim_link_status_changed(NetClientState *nc)
+{
+    IrdmaSimState *s = qemu_get_nic_opaque(nc);
+
+    trace_irdma_sim_link(!nc->link_down);
+    irdma_dev_set_carrier(s->core, !nc->link_down);
+}
+
 static NetClientInfo irdma_sim_net_info = {
     .type = NET_CLIENT_DRIVER_NIC,
     .size = sizeof(NICState),
     .receive = irdma_sim_receive,
+    .link_status_changed = irdma_sim_link_status_changed,
 };
 
 /* ---- PCI device ---- */
@@ -191,7 +201,8 @@ static uint64_t irdma_sim_dsn(const uint8_t *mac)
 static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 {
     IrdmaSimState *s = IRDMA_SIM(pdev);
-    IrdmaDevConfig cfg = { .msix_vectors = s->msix_vectors };
+    IrdmaDevConfig cfg = { .msix_vectors = s->msix_vectors,
+                           .link_speed_mbps = s->link_speed_mbps };
     g_autoptr(GError) gerr = NULL;
     uint8_t bar_type = PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64 |
                        PCI_BASE_ADDRESS_MEM_PREFETCH;
@@ -233,6 +244,7 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
                           DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    irdma_dev_set_carrier(s->core, !qemu_get_queue(s->nic)->link_down);
     return;
 
 fail_pcie:
@@ -271,6 +283,7 @@ static Property irdma_sim_properties[] = {
     DEFINE_NIC_PROPERTIES(IrdmaSimState, conf),
     DEFINE_PROP_UINT32("msix-vectors", IrdmaSimState, msix_vectors,
                        IRDMA_MSIX_VECTORS_DEFAULT),
+    DEFINE_PROP_UINT32("speed", IrdmaSimState, link_speed_mbps, IRDMA_LINK_SPEED_DEFAULT),
     DEFINE_PROP_END_OF_LIST(),
 };
 

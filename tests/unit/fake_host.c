@@ -128,6 +128,7 @@ IrdmaDev *fake_dev_new(FakeHost *h)
     IrdmaDevConfig cfg = {
         .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
         .msix_vectors = IRDMA_MSIX_VECTORS_DEFAULT,
+        .link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT,
     };
     IrdmaDev *d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
 

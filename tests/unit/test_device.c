@@ -65,9 +65,11 @@ END_TEST
 
 START_TEST(bad_configuration_is_refused_with_its_value_named)
 {
-    IrdmaDevConfig cfg = { .mac = { 0x52, 0x54, 0, 0, 0, 1 }, .msix_vectors = 5000 };
+    IrdmaDevConfig cfg = { .mac = { 0x52, 0x54, 0, 0, 0, 1 }, .msix_vectors = 5000,
+                           .link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT };
     g_autoptr(GError) err = NULL;
     g_autoptr(GError) err2 = NULL;
+    g_autoptr(GError) err3 = NULL;
 
     ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err));
     ck_assert_ptr_nonnull(strstr(err->message, "msix-vectors=5000"));
@@ -76,6 +78,30 @@ START_TEST(bad_configuration_is_refused_with_its_value_named)
     cfg.mac[0] = 0x01;
     ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err2));
     ck_assert_ptr_nonnull(strstr(err2->message, "mac=01:54:00:00:00:01"));
+
+    cfg.mac[0] = 0x52;
+    cfg.link_speed_mbps = 40000;
+    ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err3));
+    ck_assert_ptr_nonnull(strstr(err3->message, "speed=40000"));
+}
+END_TEST
+
+START_TEST(rx_queue_enable_handshake_is_immediate)
+{
+    irdma_dev_mmio_write(d, QRX_CTRL(5), QRX_CTRL_QENA_REQ_M);
+    ck_assert(irdma_dev_mmio_read(d, QRX_CTRL(5)) & QRX_CTRL_QENA_STAT_M);
+    ck_assert(!(irdma_dev_mmio_read(d, QRX_CTRL(4)) & QRX_CTRL_QENA_STAT_M));
+    /* The guest cannot set the status bit itself. */
+    irdma_dev_mmio_write(d, QRX_CTRL(6), QRX_CTRL_QENA_STAT_M);
+    ck_assert(!(irdma_dev_mmio_read(d, QRX_CTRL(6)) & QRX_CTRL_QENA_STAT_M));
+    irdma_dev_mmio_write(d, QRX_CTRL(5), 0);
+    ck_assert(!(irdma_dev_mmio_read(d, QRX_CTRL(5)) & QRX_CTRL_QENA_STAT_M));
+    irdma_dev_mmio_write(d, QRX_CTRL(7), QRX_CTRL_QENA_REQ_M);
+    irdma_dev_mmio_write(d, QRX_CONTEXT(3, 7), 0xabcd);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, QRX_CONTEXT(3, 7)), 0xabcd);
+    irdma_dev_mmio_write(d, PFGEN_CTRL, PFGEN_CTRL_PFSWR_M);
+    ck_assert(!(irdma_dev_mmio_read(d, QRX_CTRL(7)) & QRX_CTRL_QENA_STAT_M));
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, QRX_CONTEXT(3, 7)), 0);
 }
 END_TEST
 
@@ -90,6 +116,7 @@ Suite *device_suite(void)
     tcase_add_test(tc, pfswr_resets_the_pf_and_self_clears);
     tcase_add_test(tc, ring_registers_keep_only_software_writable_bits);
     tcase_add_test(tc, bad_configuration_is_refused_with_its_value_named);
+    tcase_add_test(tc, rx_queue_enable_handshake_is_immediate);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -21,12 +21,242 @@ static void teardown(void)
     fake_host_free(h);
 }
 
+#include "emu/fw_switch.h"
+
+static uint16_t add_vsi(AqtResp *r)
+{
+    uint8_t props[128] = { 0 };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    st16(props, 0x0041);                     /* switch + Rx queue map sections */
+    props[2] = 0x5a;
+    st16(params + 6, 0x2);                   /* PF VSI */
+    return aqt_send(h, d, AQC_ADD_VSI, AQ_FLAG_RD, params, props, sizeof(props), r);
+}
+
+static uint16_t vsi_cmd(uint16_t opcode, unsigned vsi, const uint8_t *props)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t buf[128];
+
+    st16(params, vsi | 0x8000);
+    if (!props) {
+        return aqt_send(h, d, opcode, 0, params, NULL, 0, NULL);
+    }
+    memcpy(buf, props, sizeof(buf));
+    return aqt_send(h, d, opcode, AQ_FLAG_RD, params, buf, sizeof(buf), NULL);
+}
+
+START_TEST(get_sw_cfg_reports_the_physical_port)
+{
+    uint8_t buf[2048];
+    AqtResp r;
+
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_SW_CFG, 0, NULL, buf, sizeof(buf), &r), AQ_RC_OK);
+    ck_assert_uint_eq(ld16(r.params + 4), 1);
+    ck_assert_uint_eq(ld16(r.params + 2), 0);
+    ck_assert_uint_eq(r.datalen, 6);
+    ck_assert_uint_eq(ld16(buf) >> 14, 0);
+}
+END_TEST
+
+START_TEST(vsi_add_update_free)
+{
+    uint8_t props[128] = { 0 };
+    AqtResp r;
+    unsigned n;
+
+    ck_assert_uint_eq(add_vsi(&r), AQ_RC_OK);
+    n = ld16(r.params);
+    ck_assert_uint_eq(ld16(r.params + 4), 1);
+    ck_assert_uint_eq(ld16(r.params + 6), FW_NUM_VSI - 1);
+    ck_assert_uint_eq(fw_switch_vsi_props(d->sw, n)[2], 0x5a);
+
+    st16(props, 0x0080);                     /* queueing options only */
+    props[80] = 0x01;                        /* PE filter enable */
+    ck_assert_uint_eq(vsi_cmd(AQC_UPDATE_VSI, n, props), AQ_RC_OK);
+    ck_assert_uint_eq(fw_switch_vsi_props(d->sw, n)[80], 0x01);
+    ck_assert_uint_eq(fw_switch_vsi_props(d->sw, n)[2], 0x5a);   /* other sections kept */
+
+    ck_assert_uint_eq(vsi_cmd(AQC_FREE_VSI, n, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(vsi_cmd(AQC_UPDATE_VSI, n, props), AQ_RC_ENOENT);
+    ck_assert_uint_eq(vsi_cmd(AQC_FREE_VSI, n, NULL), AQ_RC_ENOENT);
+    ck_assert_uint_eq(vsi_cmd(AQC_FREE_VSI, 1000, NULL), AQ_RC_ENOENT);
+}
+END_TEST
+
+START_TEST(resources_allocate_distinct_ids_and_free_checks_them)
+{
+    uint8_t buf[8] = { 0 };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    unsigned a, b;
+
+    st16(params, 1);
+    st16(buf, 0x03);                         /* VSI list (replication) */
+    st16(buf + 2, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    a = ld16(buf + 4);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    b = ld16(buf + 4);
+    ck_assert_uint_ne(a, b);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FREE_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FREE_RES, AQ_FLAG_RD, params, buf, 6, NULL),
+                      AQ_RC_ENOENT);
+    st16(buf, 0x7e);                         /* no such resource type */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL),
+                      AQ_RC_EINVAL);
+    st16(buf, 0x03);
+    st16(buf + 2, 100);                      /* more ids than the buffer holds */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 8, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
+static unsigned build_mac_rule(uint8_t *r, uint16_t type)
+{
+    memset(r, 0, 16 + 14);
+    st16(r, type);
+    st16(r + 4, 1);                          /* MAC recipe */
+    st32(r + 8, 0x00000000);
+    st16(r + 14, 14);                        /* Ethernet header to match */
+    memcpy(r + 16, "\x52\x54\x00\x12\x34\x56", 6);
+    return 16 + 14;
+}
+
+START_TEST(rules_get_an_index_and_are_removed_by_it)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t r[64];
+    unsigned len = build_mac_rule(r, 0);
+    unsigned idx;
+
+    st16(params, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    idx = ld16(r + 12);
+    ck_assert_uint_eq(fw_switch_rule_count(d->sw), 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_ne(ld16(r + 12), idx);
+    st16(r + 12, idx);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_REMOVE_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_REMOVE_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_ENOENT);
+    ck_assert_uint_eq(fw_switch_rule_count(d->sw), 1);
+}
+END_TEST
+
+START_TEST(malformed_rules_are_einval)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t r[64];
+    unsigned len = build_mac_rule(r, 0);
+
+    st16(params, 1);
+    st16(r + 14, 200);                       /* header longer than the buffer */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_EINVAL);
+    build_mac_rule(r, 9);                    /* unknown rule type */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_EINVAL);
+    build_mac_rule(r, 0);
+    st16(params, 2);                         /* two rules announced, one present */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_EINVAL);
+    st16(params, 0);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(vsi_list_rule_needs_an_allocated_list)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t r[16] = { 0 };
+
+    st16(params, 1);
+    st16(r, 3);                              /* VSI_LIST_SET */
+    st16(r + 4, 7);                          /* list id never allocated */
+    st16(r + 6, 1);
+    st16(r + 8, 0);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, 10, NULL),
+                      AQ_RC_ENOENT);
+}
+END_TEST
+
+START_TEST(rss_lut_and_key_per_vsi)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t lut[512], got[512], key[52];
+    AqtResp r;
+    unsigned n;
+
+    ck_assert_uint_eq(add_vsi(&r), AQ_RC_OK);
+    n = ld16(r.params);
+    for (unsigned i = 0; i < sizeof(lut); i++) {
+        lut[i] = i % 7;
+    }
+    st16(params, n | 0x8000);
+    st16(params + 2, 1 | (1 << 2));          /* PF table, 512 entries */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_LUT, AQ_FLAG_RD, params, lut, 512, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 512, NULL), AQ_RC_OK);
+    ck_assert_mem_eq(got, lut, 512);
+    st16(params + 2, 1 | (2 << 2));          /* 2K on a 512-entry PF table */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_LUT, AQ_FLAG_RD, params, lut, 512, NULL),
+                      AQ_RC_EINVAL);
+    memset(key, 0x3c, sizeof(key));
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_KEY, AQ_FLAG_RD, params, key, 52, NULL),
+                      AQ_RC_OK);
+    st16(params, 700 | 0x8000);              /* no such VSI */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_KEY, AQ_FLAG_RD, params, key, 52, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(vlan_mode_is_single)
+{
+    uint8_t buf[100];
+
+    memset(buf, 0xff, sizeof(buf));
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VLAN_MODE, 0, NULL, buf, sizeof(buf), NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(buf[0], 0);
+}
+END_TEST
+
+START_TEST(pf_reset_drops_vsis_and_rules)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t r[64];
+    unsigned len = build_mac_rule(r, 0);
+
+    ck_assert_uint_eq(add_vsi(NULL), AQ_RC_OK);
+    st16(params, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_CLEAR_PF_CFG, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fw_switch_vsi_count(d->sw), 0);
+    ck_assert_uint_eq(fw_switch_rule_count(d->sw), 0);
+}
+END_TEST
+
 Suite *fw_switch_suite(void)
 {
     Suite *s = suite_create("fw_switch");
     TCase *tc = tcase_create("opcodes");
 
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, get_sw_cfg_reports_the_physical_port);
+    tcase_add_test(tc, vsi_add_update_free);
+    tcase_add_test(tc, resources_allocate_distinct_ids_and_free_checks_them);
+    tcase_add_test(tc, rules_get_an_index_and_are_removed_by_it);
+    tcase_add_test(tc, malformed_rules_are_einval);
+    tcase_add_test(tc, vsi_list_rule_needs_an_allocated_list);
+    tcase_add_test(tc, rss_lut_and_key_per_vsi);
+    tcase_add_test(tc, vlan_mode_is_single);
+    tcase_add_test(tc, pf_reset_drops_vsis_and_rules);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,19 @@
+/*
+ * lan.h - LAN queue registers: the Rx queue contexts the driver writes through QRX_CONTEXT,
+ * the Rx queue enable handshake (QRX_CTRL.QENA_REQ -> QENA_STAT), Rx tails, Tx doorbells,
+ * per-queue interrupt causes, and the port/PF registers ice programs beside them. The Rx/Tx
+ * descriptor engines that use these arrive with the LAN datapath.
+ */
+#ifndef IRDMA_EMU_LAN_H
+#define IRDMA_EMU_LAN_H
+
+#include "device.h"
+
+void lan_block_init(IrdmaDev *d);
+/* PF reset: every queue disabled, contexts and doorbells cleared. */
+void lan_pf_reset(IrdmaDev *d);
+
+/* Whether Rx queue @q is enabled (QENA_STAT). */
+bool lan_rxq_enabled(IrdmaDev *d, unsigned q);
+
+#endif
