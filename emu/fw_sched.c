@@ -28,3 +28,22 @@ void fw_sched_pf_reset(FwSched *s)
 {
     (void)s;
 }
+
+/* Until the scheduler tree exists: a single TC 0 under a root, nothing to change. */
+void fw_sched_set_tcs(FwSched *s, uint8_t tc_bitmap)
+{
+    (void)s;
+    (void)tc_bitmap;
+}
+
+uint32_t fw_sched_tc_teid(FwSched *s, unsigned tc)
+{
+    (void)s;
+    return tc == 0 ? 2 : FW_SCHED_INVALID_TEID;
+}
+
+uint32_t fw_sched_root_teid(FwSched *s)
+{
+    (void)s;
+    return 1;
+}

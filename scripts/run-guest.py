@@ -63,8 +63,10 @@ def parse_args(argv):
 
 
 def qemu_command(a):
-    append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "t.tests=" + ",".join(a.test_names),
-              f"t.tmo={a.test_timeout}", "t.mac=" + a.mac.lower()]
+    # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
+    append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
+              "t.tests=" + ",".join(a.test_names), f"t.tmo={a.test_timeout}",
+              "t.mac=" + a.mac.lower()]
     cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
            "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
            "-kernel", a.kernel, "-initrd", a.initrd]
