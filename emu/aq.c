@@ -42,6 +42,12 @@ static const AqOpcodeTable *const opcode_tables[] = {
     &fw_switch_opcodes,
 };
 
+const AqOpcodeTable *const *aq_opcode_tables(size_t *n)
+{
+    *n = G_N_ELEMENTS(opcode_tables);
+    return opcode_tables;
+}
+
 AqEngine *aq_new(IrdmaDev *d)
 {
     AqEngine *aq = g_new0(AqEngine, 1);

@@ -63,6 +63,9 @@ void aq_arq_tail_written(AqEngine *aq);
 void aq_post_event(AqEngine *aq, uint16_t opcode, const uint8_t params[AQ_PARAMS_SIZE],
                    const void *data, uint16_t len);
 
+/* Every opcode table the firmware model has (for coverage listings). */
+const AqOpcodeTable *const *aq_opcode_tables(size_t *n);
+
 /* The opcode table entry of @opcode, or NULL. */
 const AqOpcode *aq_lookup(const AqEngine *aq, uint16_t opcode);
 

@@ -21,12 +21,141 @@ static void teardown(void)
     fake_host_free(h);
 }
 
+/* Finds capability @cap in a list_caps response; returns its element or NULL. */
+static const uint8_t *find_cap(const uint8_t *buf, unsigned count, uint16_t cap)
+{
+    for (unsigned i = 0; i < count; i++) {
+        if (ld16(buf + 32 * i) == cap) {
+            return buf + 32 * i;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(caps_advertise_rdma_vsi_queues_and_msix)
+{
+    uint8_t buf[4096];
+    uint16_t opcodes[] = { AQC_LIST_FUNC_CAPS, AQC_LIST_DEV_CAPS };
+    AqtResp r;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(opcodes); i++) {
+        unsigned count;
+        const uint8_t *e;
+
+        ck_assert_uint_eq(aqt_send(h, d, opcodes[i], 0, NULL, buf, sizeof(buf), &r), AQ_RC_OK);
+        count = ld32(r.params + 4);
+        ck_assert_uint_eq(r.datalen, 32 * count);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0051));      /* RDMA */
+        ck_assert_uint_eq(ld32(e + 4), 1);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0005));      /* valid functions */
+        ck_assert_uint_eq(ld32(e + 4), 0x1);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0017));      /* VSIs */
+        ck_assert_uint_eq(ld32(e + 4), FW_NUM_VSI);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0043));      /* MSI-X */
+        ck_assert_uint_eq(ld32(e + 4), d->cfg.msix_vectors);
+        ck_assert_uint_eq(ld32(e + 12), 0);                           /* first vector 0 */
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0018));      /* DCB */
+        ck_assert_uint_eq(ld32(e + 12), FW_MAX_TC);
+        ck_assert_ptr_null(find_cap(buf, count, 0x0045));             /* no flow director */
+    }
+}
+END_TEST
+
+START_TEST(caps_into_a_short_buffer_is_enomem_with_the_count)
+{
+    uint8_t buf[64];
+    AqtResp r;
+
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LIST_FUNC_CAPS, 0, NULL, buf, sizeof(buf), &r),
+                      AQ_RC_ENOMEM);
+    ck_assert_uint_gt(ld32(r.params + 4), 2);
+}
+END_TEST
+
+static uint16_t res_cmd(uint16_t opcode, unsigned id, unsigned access, AqtResp *r)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    st16(params, id);
+    st16(params + 2, access);
+    return aqt_send(h, d, opcode, 0, params, NULL, 0, r);
+}
+
+START_TEST(resources_are_exclusive_until_released)
+{
+    AqtResp r;
+
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 1, 1, &r), AQ_RC_OK);         /* NVM read */
+    ck_assert_uint_eq(ld32(r.params + 4), 3000);
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 1, 1, &r), AQ_RC_EBUSY);
+    ck_assert_uint_eq(ld32(r.params + 4), 3000);                        /* holder's timeout */
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 3, 2, NULL), AQ_RC_OK);       /* change lock */
+    ck_assert_uint_eq(res_cmd(AQC_RELEASE_RES, 1, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(res_cmd(AQC_RELEASE_RES, 1, 0, NULL), AQ_RC_EPERM);
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 1, 2, &r), AQ_RC_OK);         /* NVM write */
+    ck_assert_uint_eq(ld32(r.params + 4), 180000);
+}
+END_TEST
+
+START_TEST(bad_resource_requests_are_einval)
+{
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 0, 1, NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 9, 1, NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 1, 7, NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(res_cmd(AQC_RELEASE_RES, 0xffff, 0, NULL), AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(pf_reset_releases_resources)
+{
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 4, 2, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_CLEAR_PF_CFG, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(res_cmd(AQC_REQ_RES, 4, 2, NULL), AQ_RC_OK);
+}
+END_TEST
+
+START_TEST(manage_mac_read_returns_the_lan_mac)
+{
+    uint8_t buf[16] = { 0 };
+    AqtResp r;
+
+    ck_assert_uint_eq(aqt_send(h, d, AQC_MANAGE_MAC_READ, 0, NULL, buf, sizeof(buf), &r),
+                      AQ_RC_OK);
+    ck_assert(ld16(r.params) & 0x0010);
+    ck_assert_uint_eq(r.params[4], 1);
+    ck_assert_uint_eq(buf[1], 0);
+    ck_assert_mem_eq(buf + 2, d->cfg.mac, 6);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_MANAGE_MAC_READ, 0, NULL, buf, 4, NULL), AQ_RC_ENOMEM);
+}
+END_TEST
+
+START_TEST(driver_version_and_shutdown_are_accepted)
+{
+    uint8_t ver[32] = "6.1.0-57-amd64";
+    uint8_t params[AQ_PARAMS_SIZE] = { 0xff, 0xff, 0xff, 0xff };
+
+    ck_assert_uint_eq(aqt_send(h, d, AQC_DRIVER_VER, AQ_FLAG_RD, params, ver, sizeof(ver), NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_driver_version: \"6.1.0-57-amd64\""), 1);
+    params[0] = 1;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_Q_SHUTDOWN, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_q_shutdown: driver unloading"), 1);
+}
+END_TEST
+
 Suite *fw_general_suite(void)
 {
     Suite *s = suite_create("fw_general");
     TCase *tc = tcase_create("opcodes");
 
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, caps_advertise_rdma_vsi_queues_and_msix);
+    tcase_add_test(tc, caps_into_a_short_buffer_is_enomem_with_the_count);
+    tcase_add_test(tc, resources_are_exclusive_until_released);
+    tcase_add_test(tc, bad_resource_requests_are_einval);
+    tcase_add_test(tc, pf_reset_releases_resources);
+    tcase_add_test(tc, manage_mac_read_returns_the_lan_mac);
+    tcase_add_test(tc, driver_version_and_shutdown_are_accepted);
     suite_add_tcase(s, tc);
     return s;
 }
