@@ -93,6 +93,9 @@ copy_with_libs "$(gcc -print-file-name=libgcc_s.so.1 | xargs readlink -f)" \
 for prog in "$mbuild"/guest-tests/*; do
     [ -f "$prog" ] && [ -x "$prog" ] && copy_with_libs "$prog" "/usr/bin/$(basename "$prog")"
 done
+# The DDP package ice loads at probe: synthetic, generated here (docs/ddp-package.md).
+mkdir -p "$root/lib/firmware/intel/ice/ddp"
+"$mbuild"/tools/mkddp -o "$root/lib/firmware/intel/ice/ddp/ice.pkg"
 cp "$repo"/guest-tests/init "$root/init"
 cp "$repo"/guest-tests/tests/* "$root/tests/"
 chmod +x "$root/init" "$root"/tests/*
