@@ -13,6 +13,7 @@
 #include "fw_switch.h"
 #include "intr.h"
 #include "lan.h"
+#include "lan_tx.h"
 #include "trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
@@ -58,6 +59,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     lan_block_init(d);
     d->intr = intr_new(d);
     d->aq = aq_new(d);
+    d->lan_tx = lan_tx_new(d);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -80,6 +82,7 @@ void irdma_dev_free(IrdmaDev *d)
     fw_sched_free(d->sched);
     fw_nvm_free(d->nvm);
     fw_general_free(d->fw);
+    lan_tx_free(d->lan_tx);
     aq_free(d->aq);
     intr_free(d->intr);
     emu_event_queue_destroy(&d->events);
@@ -87,24 +90,30 @@ void irdma_dev_free(IrdmaDev *d)
     g_free(d);
 }
 
+/* What a PF reset and a function reset both drop. Blocks cancel their own events first, so
+ * none of them is left holding a handle to an event cancelled under it. */
+static void reset_pf_state(IrdmaDev *d)
+{
+    lan_tx_reset(d->lan_tx);
+    aq_pf_reset(d->aq);
+    intr_reset(d->intr);
+    fw_pf_reset(d);
+}
+
 void irdma_dev_reset(IrdmaDev *d)
 {
     emu_trace(&d->host, "dev_reset", "function reset");
-    aq_pf_reset(d->aq);
+    reset_pf_state(d);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
-    intr_reset(d->intr);
-    fw_pf_reset(d);
 }
 
 void irdma_dev_pf_reset(IrdmaDev *d)
 {
     d->pf_resets++;
-    aq_pf_reset(d->aq);
+    reset_pf_state(d);
     ctlq_pf_reset(d);
     lan_pf_reset(d);
-    intr_reset(d->intr);
-    fw_pf_reset(d);
 }
 
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)

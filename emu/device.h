@@ -22,6 +22,7 @@ typedef struct IrdmaDevConfig {
 
 typedef struct AqEngine AqEngine;
 typedef struct IntrBlock IntrBlock;
+typedef struct LanTx LanTx;
 typedef struct FwGeneral FwGeneral;
 typedef struct FwNvm FwNvm;
 typedef struct FwSched FwSched;
@@ -38,6 +39,7 @@ typedef struct IrdmaDev {
     EmuEventQueue events;
     IntrBlock *intr;             /* intr.c */
     AqEngine *aq;                /* aq.c */
+    LanTx *lan_tx;               /* lan_tx.c */
     FwGeneral *fw;               /* fw_general.c */
     FwNvm *nvm;                  /* fw_nvm.c */
     FwSched *sched;              /* fw_sched.c */

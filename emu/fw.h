@@ -36,6 +36,9 @@
 #define FW_RSS_ENTRY_WIDTH  6
 #define FW_MAX_TC           8
 #define FW_MAX_MTU          9702
+/* Flow director filter pools (GLQF_FD_SIZE): guaranteed for the PF, and best effort. */
+#define FW_FD_GUARANTEED    512
+#define FW_FD_BEST_EFFORT   1024
 
 extern const AqOpcodeTable fw_general_opcodes;
 

@@ -64,6 +64,7 @@
 #define CAP_RXQS                0x0041
 #define CAP_TXQS                0x0042
 #define CAP_MSIX                0x0043
+#define CAP_FD                  0x0045
 #define CAP_MAX_MTU             0x0047
 #define CAP_RDMA                0x0051
 
@@ -180,8 +181,8 @@ typedef struct CapEntry {
     uint32_t number, logical_id, phys_id;
 } CapEntry;
 
-/* The capabilities of the device and of PF 0 (the only function). Absent on purpose: FD,
- * 1588, SR-IOV (not modelled). */
+/* The capabilities of the device and of PF 0 (the only function). Flow director is there as on
+ * every E810 (its pool sizes are in GLQF_FD_SIZE); absent on purpose: 1588, SR-IOV. */
 static size_t fill_caps(IrdmaDev *d, CapEntry *caps)
 {
     size_t n = 0;
@@ -193,6 +194,7 @@ static size_t fill_caps(IrdmaDev *d, CapEntry *caps)
     caps[n++] = (CapEntry) { CAP_RXQS, FW_NUM_QUEUES, 0, 0 };
     caps[n++] = (CapEntry) { CAP_TXQS, FW_NUM_QUEUES, 0, 0 };
     caps[n++] = (CapEntry) { CAP_MSIX, d->cfg.msix_vectors, 0, 0 };
+    caps[n++] = (CapEntry) { CAP_FD, 1, 0, 0 };
     caps[n++] = (CapEntry) { CAP_MAX_MTU, FW_MAX_MTU, 0, 0 };
     caps[n++] = (CapEntry) { CAP_RDMA, 1, 0, 0 };
     return n;

@@ -192,17 +192,19 @@ static int find_pool(unsigned type)
     return -1;
 }
 
-/* Validates the single resource element of the buffer; returns its pool or -1. */
-static int res_request(IrdmaDev *d, AqCmd *c, unsigned *num)
+/* Validates the single resource element of the buffer; returns its pool or -1. @num entries
+ * are asked for; the buffer holds @listed ids (all of them, or just the first of a block). */
+static int res_request(IrdmaDev *d, AqCmd *c, unsigned *num, unsigned *listed)
 {
     int pool;
 
-    if (ld16(c->params + RES_NUM_ENTRIES) != 1 || c->buf_len < RES_ELEM_IDS) {
+    if (ld16(c->params + RES_NUM_ENTRIES) != 1 || c->buf_len < RES_ELEM_IDS + 2) {
         return -1;
     }
     pool = find_pool(ld16(c->buf + RES_ELEM_TYPE) & RES_TYPE_M);
     *num = ld16(c->buf + RES_ELEM_NUM);
-    if (pool < 0 || *num == 0 || RES_ELEM_IDS + 2u * *num > c->buf_len) {
+    *listed = MIN(*num, (c->buf_len - RES_ELEM_IDS) / 2u);
+    if (pool < 0 || *num == 0 || *num > res_pools[pool].size) {
         emu_trace(&d->host, "fw_res_bad_request", "type 0x%04x num %u datalen %u",
                   ld16(c->buf + RES_ELEM_TYPE), *num, c->buf_len);
         return -1;
@@ -210,50 +212,67 @@ static int res_request(IrdmaDev *d, AqCmd *c, unsigned *num)
     return pool;
 }
 
+static bool res_held(FwSwitch *s, int pool, unsigned id)
+{
+    return g_hash_table_contains(s->res[pool], GUINT_TO_POINTER(id));
+}
+
+/* Ids are handed out as one contiguous block: a driver asking for many entries (FD filter
+ * pools) gets back only the first id, with room for one element in its buffer. */
 static uint16_t fw_alloc_res(IrdmaDev *d, AqCmd *c)
 {
     FwSwitch *s = d->sw;
-    unsigned num, got = 0;
-    int pool = res_request(d, c, &num);
+    unsigned num, listed, base, run = 0;
+    int pool = res_request(d, c, &num, &listed);
 
     if (pool < 0) {
         return AQ_RC_EINVAL;
     }
-    if (g_hash_table_size(s->res[pool]) + num > res_pools[pool].size) {
-        emu_trace(&d->host, "fw_res_exhausted", "type 0x%02x: %u in use of %u, %u asked",
-                  res_pools[pool].type, g_hash_table_size(s->res[pool]), res_pools[pool].size, num);
+    for (base = 0; base < res_pools[pool].size && run < num; base++) {
+        run = res_held(s, pool, base) ? 0 : run + 1;
+    }
+    if (run < num) {
+        emu_trace(&d->host, "fw_res_exhausted", "type 0x%02x: no free block of %u (%u in use of %u)",
+                  res_pools[pool].type, num, g_hash_table_size(s->res[pool]), res_pools[pool].size);
         return AQ_RC_ENOSPC;
     }
-    for (unsigned id = 0; id < res_pools[pool].size && got < num; id++) {
-        if (!g_hash_table_contains(s->res[pool], GUINT_TO_POINTER(id))) {
-            g_hash_table_add(s->res[pool], GUINT_TO_POINTER(id));
-            st16(c->buf + RES_ELEM_IDS + 2 * got++, id);
-        }
+    base -= num;
+    for (unsigned i = 0; i < num; i++) {
+        g_hash_table_add(s->res[pool], GUINT_TO_POINTER(base + i));
     }
-    c->resp_len = RES_ELEM_IDS + 2 * num;
+    for (unsigned i = 0; i < listed; i++) {
+        st16(c->buf + RES_ELEM_IDS + 2 * i, base + i);
+    }
+    c->resp_len = RES_ELEM_IDS + 2 * listed;
     return AQ_RC_OK;
+}
+
+/* The ids to free: those listed, or the block that starts at the one listed. */
+static unsigned res_free_id(const AqCmd *c, unsigned num, unsigned listed, unsigned i)
+{
+    return listed == num ? ld16(c->buf + RES_ELEM_IDS + 2 * i) : ld16(c->buf + RES_ELEM_IDS) + i;
 }
 
 static uint16_t fw_free_res(IrdmaDev *d, AqCmd *c)
 {
     FwSwitch *s = d->sw;
-    unsigned num;
-    int pool = res_request(d, c, &num);
+    unsigned num, listed;
+    int pool = res_request(d, c, &num, &listed);
 
     if (pool < 0) {
         return AQ_RC_EINVAL;
     }
     for (unsigned i = 0; i < num; i++) {
-        unsigned id = ld16(c->buf + RES_ELEM_IDS + 2 * i);
+        unsigned id = res_free_id(c, num, listed, i);
 
-        if (!g_hash_table_contains(s->res[pool], GUINT_TO_POINTER(id))) {
+        if (!res_held(s, pool, id)) {
             emu_trace(&d->host, "fw_res_not_allocated", "type 0x%02x id %u",
                       res_pools[pool].type, id);
             return AQ_RC_ENOENT;
         }
     }
     for (unsigned i = 0; i < num; i++) {
-        g_hash_table_remove(s->res[pool], GUINT_TO_POINTER(ld16(c->buf + RES_ELEM_IDS + 2 * i)));
+        g_hash_table_remove(s->res[pool], GUINT_TO_POINTER(res_free_id(c, num, listed, i)));
     }
     return AQ_RC_OK;
 }
@@ -427,7 +446,7 @@ static bool list_id_allocated(FwSwitch *s, uint16_t type, unsigned id)
     int pool = find_pool(type == RULE_T_VSI_LIST_SET || type == RULE_T_VSI_LIST_CLEAR ?
                          RES_TYPE_VSI_LIST_REP : RES_TYPE_VSI_LIST_PRUNE);
 
-    return g_hash_table_contains(s->res[pool], GUINT_TO_POINTER(id));
+    return res_held(s, pool, id);
 }
 
 typedef enum RuleOp { RULE_ADD, RULE_UPDATE, RULE_REMOVE } RuleOp;
@@ -612,8 +631,8 @@ static uint16_t fw_get_rss_lut(IrdmaDev *d, AqCmd *c)
 static const AqOpcode switch_ops[] = {
     { AQC_GET_SW_CFG, "get_sw_cfg", fw_get_sw_cfg, AQ_BUF_OUT, 0 },
     { AQC_SET_PORT_PARAMS, "set_port_params", fw_set_port_params, AQ_BUF_NONE, 0 },
-    { AQC_ALLOC_RES, "alloc_res", fw_alloc_res, AQ_BUF_INOUT, RES_ELEM_IDS },
-    { AQC_FREE_RES, "free_res", fw_free_res, AQ_BUF_IN, RES_ELEM_IDS },
+    { AQC_ALLOC_RES, "alloc_res", fw_alloc_res, AQ_BUF_INOUT, RES_ELEM_IDS + 2 },
+    { AQC_FREE_RES, "free_res", fw_free_res, AQ_BUF_IN, RES_ELEM_IDS + 2 },
     { AQC_SET_VLAN_MODE, "set_vlan_mode", fw_set_vlan_mode, AQ_BUF_IN, VLAN_MODE_BUF_SIZE },
     { AQC_GET_VLAN_MODE, "get_vlan_mode", fw_get_vlan_mode, AQ_BUF_OUT, VLAN_MODE_BUF_SIZE },
     { AQC_ADD_VSI, "add_vsi", fw_add_vsi, AQ_BUF_IN, FW_VSI_PROPS_SIZE },

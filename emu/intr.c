@@ -74,17 +74,19 @@ static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
     if (!(val & GLINT_DYN_CTL_INTENA_MSK_M)) {
         ib->enabled[v] = !!(val & GLINT_DYN_CTL_INTENA_M);
     }
-    if (val & GLINT_DYN_CTL_CLEARPBA_M) {
-        ib->pending[v] = 0;
-    }
-    /* Stored without the self-clearing command bits. */
+    /* Stored without the self-clearing command bits. CLEARPBA clears the MSI-X pending bit of
+     * a message already sent (the host's PBA), not a cause latched while INTENA was clear:
+     * ice re-enables with CLEARPBA after every NAPI poll, and a completion that arrived
+     * during the poll must still interrupt. */
     emu_reg_set(d->regs, r, v, (val & ~(GLINT_DYN_CTL_CLEARPBA_M | GLINT_DYN_CTL_SWINT_TRIG_M |
                                        GLINT_DYN_CTL_INTENA_MSK_M | GLINT_DYN_CTL_INTENA_M)) |
                 (ib->enabled[v] ? GLINT_DYN_CTL_INTENA_M : 0));
     if (val & GLINT_DYN_CTL_SWINT_TRIG_M) {
-        ib->pending[v] = 1;
-    }
-    if (ib->enabled[v] && ib->pending[v]) {
+        /* A software interrupt is generated even with INTENA clear: that is how ice's hang
+         * check kicks a queue whose vector is masked. */
+        emu_trace(&d->host, "intr_swint", "vector=%u", v);
+        fire(ib, v);
+    } else if (ib->enabled[v] && ib->pending[v]) {
         fire(ib, v);
     }
 }

@@ -1,5 +1,7 @@
 /* lan.c - LAN queue registers (see lan.h). */
 #include "lan.h"
+#include "lan_tx.h"
+#include "fw.h"
 #include "e810_regs.h"
 #include "trace.h"
 
@@ -20,6 +22,14 @@ static void qrx_ctrl_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
 }
 
 /* QRX_CTRL first: lan_rxq_enabled() reads it as lan_regs[0]. */
+static void qtx_dbell_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    emu_reg_set(d->regs, r, q, val);
+    lan_tx_doorbell(d->lan_tx, q, val);
+}
+
 static const EmuReg lan_regs[] = {
     { .name = "QRX_CTRL", .base = QRX_CTRL(0), .count = LAN_NUM_RXQ, .stride = 4,
       .wmask = QRX_CTRL_QENA_REQ_M | QRX_CTRL_FAST_QDIS_M, .write = qrx_ctrl_write },
@@ -30,7 +40,7 @@ static const EmuReg lan_regs[] = {
     { .name = "QRXFLXP_CNTXT", .base = QRXFLXP_CNTXT(0), .count = LAN_NUM_RXQ, .stride = 4,
       .wmask = 0xfff },
     { .name = "QTX_COMM_DBELL", .base = QTX_COMM_DBELL(0), .count = LAN_NUM_TXQ, .stride = 4,
-      .wmask = 0x1fff },
+      .wmask = 0x1fff, .write = qtx_dbell_write },
     { .name = "QTX_COMM_HEAD", .base = QTX_COMM_HEAD(0), .count = LAN_NUM_TXQ, .stride = 4 },
     { .name = "QINT_TQCTL", .base = QINT_TQCTL(0), .count = LAN_NUM_TXQ, .stride = 4,
       .wmask = QINT_CTL_WMASK },
@@ -43,7 +53,8 @@ static const EmuReg lan_regs[] = {
     { .name = "PFPM_WUS", .base = PFPM_WUS },
     { .name = "GL_MDCK_TX_TDPU", .base = GL_MDCK_TX_TDPU, .wmask = ~0u },
     { .name = "PFQF_FD_ENA", .base = PFQF_FD_ENA, .wmask = 0x1 },
-    { .name = "GLQF_FD_SIZE", .base = GLQF_FD_SIZE },
+    { .name = "GLQF_FD_SIZE", .base = GLQF_FD_SIZE,
+      .reset = FW_FD_GUARANTEED | (FW_FD_BEST_EFFORT << 16) },
     { .name = "GL_PREEXT_L2_PMASK0", .base = GL_PREEXT_L2_PMASK0(0), .wmask = ~0u },
     { .name = "GL_PREEXT_L2_PMASK1", .base = GL_PREEXT_L2_PMASK1(0), .wmask = ~0u },
     { .name = "PRTMAC_HSEC_CTL_TX_PAUSE_QUANTA", .base = PRTMAC_HSEC_CTL_TX_PAUSE_QUANTA(0),

@@ -12,6 +12,7 @@
 #include "qemu/timer.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pcie.h"
+#include "hw/pci/pcie_regs.h"
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
@@ -198,6 +199,30 @@ static uint64_t irdma_sim_dsn(const uint8_t *mac)
            (0xffffULL << 24) | ((uint64_t)mac[3] << 16) | ((uint64_t)mac[4] << 8) | mac[5];
 }
 
+/* The E810 is a PCIe 4.0 x16 endpoint; QEMU fills endpoints as 2.5 GT/s x1. */
+static void irdma_sim_fill_link(PCIDevice *pdev)
+{
+    uint8_t *exp_cap = pdev->config + pdev->exp.exp_cap;
+
+    pci_long_test_and_clear_mask(exp_cap + PCI_EXP_LNKCAP, PCI_EXP_LNKCAP_MLW | PCI_EXP_LNKCAP_SLS);
+    pci_long_test_and_set_mask(exp_cap + PCI_EXP_LNKCAP,
+                               QEMU_PCI_EXP_LNKCAP_MLW(QEMU_PCI_EXP_LNK_X16) |
+                               QEMU_PCI_EXP_LNKCAP_MLS(QEMU_PCI_EXP_LNK_16GT));
+    pci_set_long(exp_cap + PCI_EXP_LNKCAP2, PCI_EXP_LNKCAP2_SLS_2_5GB | PCI_EXP_LNKCAP2_SLS_5_0GB |
+                 PCI_EXP_LNKCAP2_SLS_8_0GB | PCI_EXP_LNKCAP2_SLS_16_0GB);
+    pci_word_test_and_clear_mask(exp_cap + PCI_EXP_LNKSTA, PCI_EXP_LNKSTA_NLW | PCI_EXP_LNKSTA_CLS);
+    pci_word_test_and_set_mask(exp_cap + PCI_EXP_LNKSTA,
+                               QEMU_PCI_EXP_LNKSTA_NLW(QEMU_PCI_EXP_LNK_X16) |
+                               QEMU_PCI_EXP_LNKSTA_CLS(QEMU_PCI_EXP_LNK_16GT));
+}
+
+/* Function-level reset (DEVCTL.BCR_FLR): the PCI core resets the device through qdev. */
+static void irdma_sim_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val, int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    pcie_cap_flr_write_config(pdev, addr, val, len);
+}
+
 static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 {
     IrdmaSimState *s = IRDMA_SIM(pdev);
@@ -230,6 +255,8 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "irdma-sim: failed to add the PCIe capability");
         goto fail;
     }
+    irdma_sim_fill_link(pdev);
+    pcie_cap_flr_init(pdev);
     if (msix_init(pdev, s->msix_vectors, &s->msix_bar, IRDMA_MSIX_BAR, IRDMA_MSIX_TABLE_OFFSET,
                   &s->msix_bar, IRDMA_MSIX_BAR, IRDMA_MSIX_PBA_OFFSET, IRDMA_SIM_CAP_MSIX,
                   errp) < 0) {
@@ -294,6 +321,7 @@ static void irdma_sim_class_init(ObjectClass *klass, void *data)
 
     pc->realize = irdma_sim_realize;
     pc->exit = irdma_sim_exit;
+    pc->config_write = irdma_sim_write_config;
     pc->vendor_id = IRDMA_PCI_VENDOR_ID;
     pc->device_id = IRDMA_PCI_DEVICE_ID;
     pc->class_id = PCI_CLASS_NETWORK_ETHERNET;

@@ -75,7 +75,9 @@ def qemu_command(a):
         if a.msix is not None:
             dev += f",msix-vectors={a.msix}"
             append.append(f"t.msix={a.msix}")
-        cmd += ["-netdev", "user,id=n0,restrict=on", "-device", dev]
+        # In a root port's slot, as a NIC card is: the link status ice reads is the slot's.
+        cmd += ["-netdev", "user,id=n0,restrict=on",
+                "-device", "pcie-root-port,id=rp0,chassis=1,slot=1", "-device", dev + ",bus=rp0"]
     if a.trace:
         cmd += ["-trace", a.trace, "-D", a.log + ".trace"]
     cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]

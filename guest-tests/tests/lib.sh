@@ -32,3 +32,33 @@ wait_dmesg() {
 dsn_of_mac() {
     echo "$1" | awk -F: '{ printf "%s%s%sffff%s%s%s\n", $1, $2, $3, $4, $5, $6 }' | tr 'A-F' 'a-f'
 }
+
+# Wait up to $2 seconds for command $1 (a string for sh -c) to succeed.
+wait_for() {
+    n=0
+    while [ "$n" -lt "$(( $2 * 10 ))" ]; do
+        sh -c "$1" > /dev/null 2>&1 && return 0
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}
+
+# Name of the netdev ice created on the irdma-sim function, if any.
+ice_netdev() {
+    ls "/sys/bus/pci/devices/$1/net/" 2> /dev/null | head -n 1
+}
+
+# Load ice if needed and wait until it has a netdev on slot $1; prints the netdev name.
+ice_up() {
+    modprobe ice || fail "modprobe ice failed"
+    wait_for "ls /sys/bus/pci/devices/$1/net/ | grep -q ." 60 || fail "ice created no netdev on $1"
+    ice_netdev "$1"
+}
+
+# Lines ice logged for slot $1 that report a failure. The kernel's firmware loader first tries
+# the optional per-device DDP name (ice-<DSN>.pkg) and says it failed: that one is expected.
+ice_error_lines() {
+    dmesg | grep -E "ice $1|ice:" | grep -iE "fail|error|safe mode|unable|could not|timeout" |
+        grep -v "firmware: failed to load intel/ice/ddp/ice-[0-9a-f]\{16\}\.pkg (-2)"
+}

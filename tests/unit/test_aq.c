@@ -212,6 +212,27 @@ START_TEST(masked_vector_fires_when_reenabled)
 }
 END_TEST
 
+START_TEST(reenabling_with_clearpba_keeps_a_latched_cause)
+{
+    irdma_dev_mmio_write(d, PFINT_FW_CTL, PFINT_CTL_CAUSE_ENA_M | 3);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(3), GLINT_DYN_CTL_INTENA_M);
+    aq_post_event(d->aq, AQC_GET_LINK_STATUS, NULL, NULL, 0);      /* fires, auto-masks */
+    aq_post_event(d->aq, AQC_GET_LINK_STATUS, NULL, NULL, 0);      /* latched */
+    ck_assert_uint_eq(h->irqs->len, 1);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(3), GLINT_DYN_CTL_INTENA_M | GLINT_DYN_CTL_CLEARPBA_M);
+    ck_assert_uint_eq(h->irqs->len, 2);
+}
+END_TEST
+
+START_TEST(swint_fires_even_while_masked)
+{
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(9), GLINT_DYN_CTL_SWINT_TRIG_M | GLINT_DYN_CTL_INTENA_MSK_M);
+    ck_assert_uint_eq(h->irqs->len, 1);
+    ck_assert_uint_eq(g_array_index(h->irqs, unsigned, 0), 9);
+    ck_assert(!(irdma_dev_mmio_read(d, GLINT_DYN_CTL(9)) & GLINT_DYN_CTL_INTENA_M));
+}
+END_TEST
+
 START_TEST(pf_reset_clears_the_rings)
 {
     ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
@@ -242,6 +263,8 @@ Suite *aq_suite(void)
     tcase_add_test(tc, arq_event_is_written_and_interrupts);
     tcase_add_test(tc, arq_event_waits_for_a_posted_slot);
     tcase_add_test(tc, masked_vector_fires_when_reenabled);
+    tcase_add_test(tc, reenabling_with_clearpba_keeps_a_latched_cause);
+    tcase_add_test(tc, swint_fires_even_while_masked);
     tcase_add_test(tc, pf_reset_clears_the_rings);
     suite_add_tcase(s, tc);
     return s;

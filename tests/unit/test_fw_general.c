@@ -56,7 +56,7 @@ START_TEST(caps_advertise_rdma_vsi_queues_and_msix)
         ck_assert_uint_eq(ld32(e + 12), 0);                           /* first vector 0 */
         ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0018));      /* DCB */
         ck_assert_uint_eq(ld32(e + 12), FW_MAX_TC);
-        ck_assert_ptr_null(find_cap(buf, count, 0x0045));             /* no flow director */
+        ck_assert_ptr_nonnull(find_cap(buf, count, 0x0045));          /* flow director */
     }
 }
 END_TEST

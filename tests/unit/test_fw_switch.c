@@ -106,9 +106,35 @@ START_TEST(resources_allocate_distinct_ids_and_free_checks_them)
     ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL),
                       AQ_RC_EINVAL);
     st16(buf, 0x03);
-    st16(buf + 2, 100);                      /* more ids than the buffer holds */
+    st16(buf + 2, 600);                      /* more than the pool has */
     ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 8, NULL),
                       AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(a_large_request_gets_a_block_named_by_its_first_id)
+{
+    uint8_t buf[6] = { 0 };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    unsigned first, single;
+
+    st16(params, 1);
+    st16(buf, 0x22);                         /* FD guaranteed entries, as ice_alloc_res_cntr */
+    st16(buf + 2, 512);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    first = ld16(buf + 4);
+    st16(buf + 2, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    single = ld16(buf + 4);
+    ck_assert(single >= first + 512 || single < first);
+    st16(buf + 2, 512);                      /* free the block by its first id */
+    st16(buf + 4, first);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FREE_RES, AQ_FLAG_RD, params, buf, 6, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FREE_RES, AQ_FLAG_RD, params, buf, 6, NULL),
+                      AQ_RC_ENOENT);
+    st16(buf + 2, 2048);                     /* the whole pool no longer fits */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, buf, 6, NULL),
+                      AQ_RC_ENOSPC);
 }
 END_TEST
 
@@ -251,6 +277,7 @@ Suite *fw_switch_suite(void)
     tcase_add_test(tc, get_sw_cfg_reports_the_physical_port);
     tcase_add_test(tc, vsi_add_update_free);
     tcase_add_test(tc, resources_allocate_distinct_ids_and_free_checks_them);
+    tcase_add_test(tc, a_large_request_gets_a_block_named_by_its_first_id);
     tcase_add_test(tc, rules_get_an_index_and_are_removed_by_it);
     tcase_add_test(tc, malformed_rules_are_einval);
     tcase_add_test(tc, vsi_list_rule_needs_an_allocated_list);
