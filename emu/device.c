@@ -116,6 +116,12 @@ void irdma_dev_pf_reset(IrdmaDev *d)
     lan_pf_reset(d);
 }
 
+void irdma_dev_core_reset(IrdmaDev *d)
+{
+    irdma_dev_pf_reset(d);
+    intr_regs_reset(d->intr);
+}
+
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
 {
     return emu_regfile_read(d->regs, off);

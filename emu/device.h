@@ -59,6 +59,8 @@ void irdma_dev_free(IrdmaDev *d);
 void irdma_dev_reset(IrdmaDev *d);
 /* PF software reset (PFGEN_CTRL.PFSWR): PF-scoped state only. */
 void irdma_dev_pf_reset(IrdmaDev *d);
+/* Core/global reset (GLGEN_RTRIG): the PF's state and its interrupt configuration. */
+void irdma_dev_core_reset(IrdmaDev *d);
 
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off);
 void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val);

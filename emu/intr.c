@@ -55,14 +55,17 @@ void intr_raise_fw(IrdmaDev *d)
 
 void intr_raise_oicr(IrdmaDev *d, uint32_t cause)
 {
-    IntrBlock *ib = d->intr;
-
-    ib->oicr |= cause;
+    intr_latch_oicr(d, cause);
     if (!(emu_regfile_read(d->regs, PFINT_OICR_ENA) & cause)) {
         emu_trace(&d->host, "intr_oicr_masked", "cause=0x%08x", cause);
         return;
     }
     raise_cause(d, PFINT_OICR_CTL, "oicr");
+}
+
+void intr_latch_oicr(IrdmaDev *d, uint32_t cause)
+{
+    d->intr->oicr |= cause;
 }
 
 static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
@@ -140,6 +143,12 @@ IntrBlock *intr_new(IrdmaDev *d)
 void intr_free(IntrBlock *ib)
 {
     g_free(ib);
+}
+
+void intr_regs_reset(IntrBlock *ib)
+{
+    emu_regfile_reset_regs(ib->d->regs, intr_regs, G_N_ELEMENTS(intr_regs));
+    intr_reset(ib);
 }
 
 void intr_reset(IntrBlock *ib)

@@ -17,6 +17,8 @@ typedef struct IntrBlock IntrBlock;
 IntrBlock *intr_new(IrdmaDev *d);
 void intr_free(IntrBlock *ib);
 void intr_reset(IntrBlock *ib);
+/* Core reset: the interrupt registers too. */
+void intr_regs_reset(IntrBlock *ib);
 
 /* Raise MSI-X vector @vector through its GLINT_DYN_CTL gate. */
 void intr_raise_vector(IrdmaDev *d, unsigned vector);
@@ -24,5 +26,7 @@ void intr_raise_vector(IrdmaDev *d, unsigned vector);
 void intr_raise_fw(IrdmaDev *d);
 /* "Other" causes (PFINT_OICR bits): latched, then the PFINT_OICR_CTL vector if enabled. */
 void intr_raise_oicr(IrdmaDev *d, uint32_t cause);
+/* Latch an "other" cause for PFINT_OICR to report, without raising the vector. */
+void intr_latch_oicr(IrdmaDev *d, uint32_t cause);
 
 #endif

@@ -105,6 +105,26 @@ START_TEST(rx_queue_enable_handshake_is_immediate)
 }
 END_TEST
 
+START_TEST(corer_warns_through_oicr_then_resets)
+{
+    irdma_dev_mmio_write(d, PFINT_OICR_ENA, PFINT_OICR_GRST_M);
+    irdma_dev_mmio_write(d, PFINT_OICR_CTL, PFINT_CTL_CAUSE_ENA_M | 0);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(0), GLINT_DYN_CTL_INTENA_M);
+    irdma_dev_mmio_write(d, PF_FW_ATQLEN, 192 | PF_FW_xQLEN_ENABLE_M);
+    irdma_dev_mmio_write(d, GLGEN_RTRIG, GLGEN_RTRIG_CORER_M);
+    ck_assert_uint_eq(h->irqs->len, 1);
+    ck_assert_uint_eq(emu_field_get(irdma_dev_mmio_read(d, GLGEN_RSTAT), GLGEN_RSTAT_RESET_TYPE_M), 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RSTAT) & GLGEN_RSTAT_DEVSTATE_M, 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR) & PFINT_OICR_GRST_M, PFINT_OICR_GRST_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQLEN), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), 0);     /* interrupt config reset */
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RTRIG), 0);        /* self-clearing */
+    irdma_dev_mmio_write(d, GLGEN_RTRIG, GLGEN_RTRIG_GLOBR_M);
+    ck_assert_uint_eq(emu_field_get(irdma_dev_mmio_read(d, GLGEN_RSTAT), GLGEN_RSTAT_RESET_TYPE_M), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "core_reset"), 2);
+}
+END_TEST
+
 Suite *device_suite(void)
 {
     Suite *s = suite_create("device");
@@ -117,6 +137,7 @@ Suite *device_suite(void)
     tcase_add_test(tc, ring_registers_keep_only_software_writable_bits);
     tcase_add_test(tc, bad_configuration_is_refused_with_its_value_named);
     tcase_add_test(tc, rx_queue_enable_handshake_is_immediate);
+    tcase_add_test(tc, corer_warns_through_oicr_then_resets);
     suite_add_tcase(s, tc);
     return s;
 }

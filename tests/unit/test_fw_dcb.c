@@ -172,6 +172,26 @@ START_TEST(query_port_ets_reports_tc_nodes_of_the_root)
 }
 END_TEST
 
+START_TEST(lldp_agent_controls_are_accepted_and_traced)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    AqtResp r;
+
+    params[0] = 0x01;                                         /* MIB change events off */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_SET_MIB_CHANGE, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    params[0] = 0x01;                                         /* start the DCBX agent */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_STOP_START_AGENT, 0, params, NULL, 0, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[0], 0x01);                     /* echoed: "ACTIVE" */
+    params[0] = 0x00;                                         /* add the LLDP Rx filter */
+    st16(params + 2, 5);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_FILTER_CTRL, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_lldp_filter: add vsi 5"), 1);
+    params[0] = 0x01;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_FILTER_CTRL, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_lldp_filter: delete vsi 5"), 1);
+}
+END_TEST
+
 Suite *fw_dcb_suite(void)
 {
     Suite *s = suite_create("fw_dcb");
@@ -184,6 +204,7 @@ Suite *fw_dcb_suite(void)
     tcase_add_test(tc, malformed_local_mib_is_einval);
     tcase_add_test(tc, pfc_mode_is_echoed_and_checked);
     tcase_add_test(tc, query_port_ets_reports_tc_nodes_of_the_root);
+    tcase_add_test(tc, lldp_agent_controls_are_accepted_and_traced);
     suite_add_tcase(s, tc);
     return s;
 }

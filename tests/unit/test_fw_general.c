@@ -143,6 +143,14 @@ START_TEST(driver_version_and_shutdown_are_accepted)
 }
 END_TEST
 
+START_TEST(clear_pxe_mode_is_accepted)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0x2 };
+
+    ck_assert_uint_eq(aqt_send(h, d, AQC_CLEAR_PXE_MODE, 0, params, NULL, 0, NULL), AQ_RC_OK);
+}
+END_TEST
+
 Suite *fw_general_suite(void)
 {
     Suite *s = suite_create("fw_general");
@@ -156,6 +164,7 @@ Suite *fw_general_suite(void)
     tcase_add_test(tc, pf_reset_releases_resources);
     tcase_add_test(tc, manage_mac_read_returns_the_lan_mac);
     tcase_add_test(tc, driver_version_and_shutdown_are_accepted);
+    tcase_add_test(tc, clear_pxe_mode_is_accepted);
     suite_add_tcase(s, tc);
     return s;
 }

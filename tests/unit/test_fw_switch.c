@@ -268,6 +268,67 @@ START_TEST(pf_reset_drops_vsis_and_rules)
 }
 END_TEST
 
+START_TEST(port_params_need_our_switch_id)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    st16(params, 0x0004);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    st16(params + 4, 3);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(set_vlan_mode_keeps_priority_tagging)
+{
+    uint8_t buf[100] = { 0 };
+
+    buf[1] = 0x3;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_VLAN_MODE, AQ_FLAG_RD, NULL, buf, sizeof(buf), NULL),
+                      AQ_RC_OK);
+    memset(buf, 0, sizeof(buf));
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VLAN_MODE, 0, NULL, buf, sizeof(buf), NULL), AQ_RC_OK);
+    ck_assert_uint_eq(buf[0], 0);
+    ck_assert_uint_eq(buf[1], 0x3);
+}
+END_TEST
+
+START_TEST(update_rule_by_index)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t r[64];
+    unsigned len = build_mac_rule(r, 0);
+
+    st16(params, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    st32(r + 8, 0x00040000);                 /* new action */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_UPDATE_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    st16(r + 12, ld16(r + 12) + 100);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_UPDATE_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_ENOENT);
+}
+END_TEST
+
+START_TEST(rss_key_reads_back)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t key[52], got[52];
+    AqtResp r;
+
+    ck_assert_uint_eq(add_vsi(&r), AQ_RC_OK);
+    st16(params, ld16(r.params) | 0x8000);
+    for (unsigned i = 0; i < sizeof(key); i++) {
+        key[i] = i * 7;
+    }
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_KEY, AQ_FLAG_RD, params, key, 52, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_KEY, 0, params, got, 52, NULL), AQ_RC_OK);
+    ck_assert_mem_eq(got, key, 52);
+}
+END_TEST
+
 Suite *fw_switch_suite(void)
 {
     Suite *s = suite_create("fw_switch");
@@ -284,6 +345,10 @@ Suite *fw_switch_suite(void)
     tcase_add_test(tc, rss_lut_and_key_per_vsi);
     tcase_add_test(tc, vlan_mode_is_single);
     tcase_add_test(tc, pf_reset_drops_vsis_and_rules);
+    tcase_add_test(tc, port_params_need_our_switch_id);
+    tcase_add_test(tc, set_vlan_mode_keeps_priority_tagging);
+    tcase_add_test(tc, update_rule_by_index);
+    tcase_add_test(tc, rss_key_reads_back);
     suite_add_tcase(s, tc);
     return s;
 }
