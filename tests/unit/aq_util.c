@@ -4,7 +4,23 @@
 #include "emu/e810_regs.h"
 #include "emu/le.h"
 
+FakeHost *h;
+IrdmaDev *d;
+
 static unsigned atq_tail, arq_next;
+
+void aqt_setup(void)
+{
+    h = fake_host_new(AQT_MEM_SIZE);
+    d = fake_dev_new(h);
+    aqt_init(h, d);
+}
+
+void aqt_teardown(void)
+{
+    irdma_dev_free(d);
+    fake_host_free(h);
+}
 
 void aqt_init(FakeHost *h, IrdmaDev *d)
 {

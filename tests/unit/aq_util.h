@@ -22,6 +22,13 @@ typedef struct AqtResp {
     uint8_t params[AQ_PARAMS_SIZE];
 } AqtResp;
 
+/* The fixture of the device-level suites: a fake host of AQT_MEM_SIZE bytes (@h) and a reset
+ * device (@d) with both admin-queue rings programmed as ice does. */
+extern FakeHost *h;
+extern IrdmaDev *d;
+void aqt_setup(void);
+void aqt_teardown(void);
+
 /* Program both rings as ice_init_all_ctrlq does (ARQ slots posted with buffers). */
 void aqt_init(FakeHost *h, IrdmaDev *d);
 

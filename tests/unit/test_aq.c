@@ -6,22 +6,6 @@
 #include "emu/fw.h"
 #include "emu/le.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 START_TEST(get_version_completes_with_dd_cmp_and_advances_head)
 {
     AqtResp r;
@@ -247,7 +231,7 @@ Suite *aq_suite(void)
     Suite *s = suite_create("aq");
     TCase *tc = tcase_create("engine");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, get_version_completes_with_dd_cmp_and_advances_head);
     tcase_add_test(tc, completion_waits_for_the_event_queue);
     tcase_add_test(tc, ring_wraps_around);

@@ -1,23 +1,8 @@
 /* test_device.c - device creation, configuration checks and the PF reset registers. */
 #include <check.h>
-#include "fake_host.h"
+#include "aq_util.h"
 #include "emu/e810_regs.h"
 #include "emu/ids.h"
-
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(4096);
-    d = fake_dev_new(h);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
 
 START_TEST(reset_status_says_device_active_and_all_resets_done)
 {
@@ -130,7 +115,7 @@ Suite *device_suite(void)
     Suite *s = suite_create("device");
     TCase *tc = tcase_create("pf");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, reset_status_says_device_active_and_all_resets_done);
     tcase_add_test(tc, nvm_is_locked_with_a_64k_shadow_ram);
     tcase_add_test(tc, pfswr_resets_the_pf_and_self_clears);

@@ -6,22 +6,6 @@
 #include "emu/le.h"
 #include "emu/fw_sched.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 #include "emu/e810_regs.h"
 #include "emu/fw_dcb.h"
 
@@ -197,7 +181,7 @@ Suite *fw_dcb_suite(void)
     Suite *s = suite_create("fw_dcb");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, agent_runs_by_default_and_local_mib_is_one_tc);
     tcase_add_test(tc, stopping_the_agent_switches_to_software_dcbx);
     tcase_add_test(tc, set_local_mib_sets_up2tc_and_tcs);

@@ -5,22 +5,6 @@
 #include "emu/fw.h"
 #include "emu/le.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 /* Finds capability @cap in a list_caps response; returns its element or NULL. */
 static const uint8_t *find_cap(const uint8_t *buf, unsigned count, uint16_t cap)
 {
@@ -156,7 +140,7 @@ Suite *fw_general_suite(void)
     Suite *s = suite_create("fw_general");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, caps_advertise_rdma_vsi_queues_and_msix);
     tcase_add_test(tc, caps_into_a_short_buffer_is_enomem_with_the_count);
     tcase_add_test(tc, resources_are_exclusive_until_released);

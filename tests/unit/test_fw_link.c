@@ -5,22 +5,6 @@
 #include "emu/fw.h"
 #include "emu/le.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 #include "emu/fw_link.h"
 
 #define PHY_25GBASE_SR (1ull << 23)
@@ -178,7 +162,7 @@ Suite *fw_link_suite(void)
     Suite *s = suite_create("fw_link");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, phy_caps_report_the_port_type_in_every_mode);
     tcase_add_test(tc, phy_caps_bad_mode_or_short_buffer_is_einval);
     tcase_add_test(tc, set_phy_cfg_becomes_the_active_config);

@@ -45,22 +45,6 @@
 #define ICE_AQ_MAX_BUF_LEN              4096
 #define CIVD_SIZE                       74
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 /* One 0x0701 as ice_aq_read_nvm builds it; the buffer is @datalen bytes. */
 static uint16_t nvm_read_raw(uint32_t off, uint16_t len, uint8_t flags, uint16_t module,
                              void *buf, uint16_t datalen, AqtResp *r)
@@ -711,7 +695,7 @@ Suite *fw_nvm_suite(void)
     Suite *s = suite_create("fw_nvm");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, control_word_is_valid_with_first_banks_active);
     tcase_add_test(tc, bank_pointers_are_nonzero_and_inside_flash);
     tcase_add_test(tc, flash_size_bisection_converges_to_flash_size);

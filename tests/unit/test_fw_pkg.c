@@ -11,22 +11,6 @@
 #include "emu/le.h"
 #include "tools/ddp_gen.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 /* ---- the driver's view of a package ---- */
 
 #define BUF_SZ          4096    /* ICE_PKG_BUF_SIZE */
@@ -927,7 +911,7 @@ Suite *fw_pkg_suite(void)
     tcase_add_test(gen, checker_rejects_broken_packages);
     suite_add_tcase(s, gen);
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, pkg_info_reports_the_synthetic_package_as_active);
     tcase_add_test(tc, pkg_info_other_1_3_file_is_compatible);
     tcase_add_test(tc, pkg_info_buffer_sizes);

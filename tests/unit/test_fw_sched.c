@@ -7,22 +7,6 @@
 #include "emu/fw_sched.h"
 #include "emu/le.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 /* ---- layouts (ice_adminq_cmd.h) ---- */
 #define ELEMD_SIZE      24
 #define TYPE_ROOT       1
@@ -1232,7 +1216,7 @@ Suite *fw_sched_suite(void)
     Suite *s = suite_create("fw_sched");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, query_sched_res_reports_nine_layers_of_eight);
     tcase_add_test(tc, query_sched_res_short_buffer_is_einval);
     tcase_add_test(tc, dflt_topo_is_root_tc0_entry_point);

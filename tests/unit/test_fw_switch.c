@@ -5,22 +5,6 @@
 #include "emu/fw.h"
 #include "emu/le.h"
 
-static FakeHost *h;
-static IrdmaDev *d;
-
-static void setup(void)
-{
-    h = fake_host_new(AQT_MEM_SIZE);
-    d = fake_dev_new(h);
-    aqt_init(h, d);
-}
-
-static void teardown(void)
-{
-    irdma_dev_free(d);
-    fake_host_free(h);
-}
-
 #include "emu/fw_switch.h"
 
 static uint16_t add_vsi(AqtResp *r)
@@ -334,7 +318,7 @@ Suite *fw_switch_suite(void)
     Suite *s = suite_create("fw_switch");
     TCase *tc = tcase_create("opcodes");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, get_sw_cfg_reports_the_physical_port);
     tcase_add_test(tc, vsi_add_update_free);
     tcase_add_test(tc, resources_allocate_distinct_ids_and_free_checks_them);
