@@ -13,6 +13,7 @@
 #include "fw_switch.h"
 #include "intr.h"
 #include "lan.h"
+#include "lan_rx.h"
 #include "lan_tx.h"
 #include "trace.h"
 
@@ -60,6 +61,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->intr = intr_new(d);
     d->aq = aq_new(d);
     d->lan_tx = lan_tx_new(d);
+    d->lan_rx = lan_rx_new(d);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -82,6 +84,7 @@ void irdma_dev_free(IrdmaDev *d)
     fw_sched_free(d->sched);
     fw_nvm_free(d->nvm);
     fw_general_free(d->fw);
+    lan_rx_free(d->lan_rx);
     lan_tx_free(d->lan_tx);
     aq_free(d->aq);
     intr_free(d->intr);
@@ -95,6 +98,7 @@ void irdma_dev_free(IrdmaDev *d)
 static void reset_pf_state(IrdmaDev *d)
 {
     lan_tx_reset(d->lan_tx);
+    lan_rx_reset(d->lan_rx);
     aq_pf_reset(d->aq);
     intr_reset(d->intr);
     fw_pf_reset(d);
@@ -135,6 +139,13 @@ void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
 void irdma_dev_set_carrier(IrdmaDev *d, bool up)
 {
     fw_link_set_carrier(d->link, up);
+}
+
+void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    if (fw_link_is_up(d->link)) {
+        lan_rx_frame(d->lan_rx, frame, len);
+    }
 }
 
 void irdma_dev_timer_expired(IrdmaDev *d)

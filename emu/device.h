@@ -23,6 +23,7 @@ typedef struct IrdmaDevConfig {
 typedef struct AqEngine AqEngine;
 typedef struct IntrBlock IntrBlock;
 typedef struct LanTx LanTx;
+typedef struct LanRx LanRx;
 typedef struct FwGeneral FwGeneral;
 typedef struct FwNvm FwNvm;
 typedef struct FwSched FwSched;
@@ -40,6 +41,7 @@ typedef struct IrdmaDev {
     IntrBlock *intr;             /* intr.c */
     AqEngine *aq;                /* aq.c */
     LanTx *lan_tx;               /* lan_tx.c */
+    LanRx *lan_rx;               /* lan_rx.c */
     FwGeneral *fw;               /* fw_general.c */
     FwNvm *nvm;                  /* fw_nvm.c */
     FwSched *sched;              /* fw_sched.c */
@@ -67,6 +69,9 @@ void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val);
 
 /* The wire's state changed (the host netdev's link). */
 void irdma_dev_set_carrier(IrdmaDev *d, bool up);
+
+/* A frame arrived from the wire. */
+void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len);
 
 /* The host's timer for the event queue fired. */
 void irdma_dev_timer_expired(IrdmaDev *d);

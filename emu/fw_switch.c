@@ -1,6 +1,7 @@
 /* fw_switch.c - switch configuration, VSIs, resources, rules, VLAN mode, RSS (see fw_switch.h). */
 #include "fw_switch.h"
 #include "fw.h"
+#include "inet.h"
 #include "le.h"
 #include "trace.h"
 
@@ -72,6 +73,18 @@
 #define LG_ACT_SIZE                 6
 #define LG_ACT_ACTS                 8
 #define MAX_LG_ACTS                 4
+/* Lookup types of the default recipes (enum ice_sw_lkup_type) and single-action fields */
+#define LKUP_T_ETHERTYPE            0
+#define LKUP_T_MAC                  1
+#define LKUP_T_MAC_VLAN             2
+#define LKUP_T_PROMISC              3
+#define LKUP_T_DFLT                 5
+#define ACT_TYPE_M                  0x3
+#define ACT_TYPE_VSI_FORWARDING     0x0
+#define ACT_VSI_ID_M                (0x3ffu << 4)
+#define ACT_VSI_LIST                (1u << 14)
+#define ACT_DROP                    (1u << 18)
+#define LIST_RULE_KEY               0x10000u
 #define MAX_RULES                   4096
 
 /* 0x020C/0x020D VLAN mode */
@@ -464,7 +477,7 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
             emu_trace(&d->host, "fw_rule_bad_list", "type %u list %u not allocated", type, index);
             return AQ_RC_ENOENT;
         }
-        index |= 0x10000u;      /* list ids live beside rule indexes */
+        index |= LIST_RULE_KEY;     /* list ids live beside rule indexes */
     } else if (op == RULE_ADD) {
         if (g_hash_table_size(s->rules) >= MAX_RULES) {
             return AQ_RC_ENOSPC;
@@ -686,6 +699,77 @@ void fw_switch_free(FwSwitch *s)
     }
     g_hash_table_destroy(s->rules);
     g_free(s);
+}
+
+/* The VSI a forwarding action names (through a VSI list: its first member). */
+static bool action_vsi(FwSwitch *s, uint32_t act, unsigned *vsi)
+{
+    unsigned id = emu_field_get(act, ACT_VSI_ID_M);
+    const FwRule *list;
+
+    if ((act & ACT_DROP) || (act & ACT_TYPE_M) != ACT_TYPE_VSI_FORWARDING) {
+        return false;
+    }
+    if (!(act & ACT_VSI_LIST)) {
+        *vsi = id;
+        return id < FW_NUM_VSI && s->vsi[id];
+    }
+    list = g_hash_table_lookup(s->rules, GUINT_TO_POINTER(id | LIST_RULE_KEY));
+    if (!list || list->len < LIST_VSI + 2 || ld16(list->data + LIST_NUM_VSI) == 0) {
+        return false;
+    }
+    *vsi = ld16(list->data + LIST_VSI);
+    return *vsi < FW_NUM_VSI && s->vsi[*vsi];
+}
+
+/* Does lookup rule @r steer @frame to a VSI? ice installs its MAC filters as Tx-direction
+ * rules forwarding to the VSI that owns the address (ICE_FLTR_TX), and the switch delivers
+ * frames from the wire by the same address, so both directions count. Exact matches
+ * (@exact) and catch-alls are two passes. */
+static bool rule_matches(const FwRule *r, const uint8_t *frame, size_t len, bool exact)
+{
+    unsigned recipe, hdr_len;
+    const uint8_t *hdr;
+
+    if ((r->type != RULE_T_LKUP_RX && r->type != RULE_T_LKUP_TX) || r->len < LKUP_HDR_DATA) {
+        return false;
+    }
+    recipe = ld16(r->data + LKUP_RECIPE);
+    hdr_len = ld16(r->data + LKUP_HDR_LEN);
+    hdr = r->data + LKUP_HDR_DATA;
+    switch (recipe) {
+    case LKUP_T_MAC:
+        return exact && hdr_len >= 6 && !memcmp(hdr, frame, 6);
+    case LKUP_T_MAC_VLAN:
+        return exact && hdr_len >= 16 && len >= 16 && !memcmp(hdr, frame, 6) &&
+               frame[12] == 0x81 && frame[13] == 0x00 &&
+               ((get_be16(frame + 14) ^ get_be16(hdr + 14)) & 0x0fff) == 0;
+    case LKUP_T_ETHERTYPE:
+        return exact && hdr_len >= 14 && hdr[12] == frame[12] && hdr[13] == frame[13];
+    case LKUP_T_PROMISC:
+    case LKUP_T_DFLT:
+        return !exact;
+    default:
+        return false;
+    }
+}
+
+bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsi)
+{
+    for (int exact = 1; exact >= 0; exact--) {
+        GHashTableIter it;
+        gpointer v;
+
+        g_hash_table_iter_init(&it, s->rules);
+        while (g_hash_table_iter_next(&it, NULL, &v)) {
+            const FwRule *r = v;
+
+            if (rule_matches(r, frame, len, exact)) {
+                return action_vsi(s, ld32(r->data + LKUP_ACT), vsi);
+            }
+        }
+    }
+    return false;
 }
 
 const uint8_t *fw_switch_vsi_props(FwSwitch *s, unsigned vsi_num)

@@ -23,6 +23,9 @@ void fw_switch_pf_reset(FwSwitch *s);
 #define FW_VSI_PROPS_SIZE 128
 const uint8_t *fw_switch_vsi_props(FwSwitch *s, unsigned vsi_num);
 unsigned fw_switch_vsi_count(FwSwitch *s);
+/* Rx switching: the VSI the Rx rules forward @frame to (exact MAC/VLAN/ethertype rules first,
+ * then promiscuous/default ones); false if no rule matches or the match drops it. */
+bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsi);
 unsigned fw_switch_rule_count(FwSwitch *s);
 
 #endif

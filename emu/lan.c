@@ -1,5 +1,6 @@
 /* lan.c - LAN queue registers (see lan.h). */
 #include "lan.h"
+#include "lan_rx.h"
 #include "lan_tx.h"
 #include "fw.h"
 #include "e810_regs.h"
@@ -17,8 +18,17 @@ static void qrx_ctrl_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
     val = (val & ~QRX_CTRL_QENA_STAT_M) | (ena ? QRX_CTRL_QENA_STAT_M : 0);
     if (ena != !!(emu_reg_get(d->regs, r, q) & QRX_CTRL_QENA_STAT_M)) {
         emu_trace(&d->host, "lan_rxq", "queue %u %s", q, ena ? "enabled" : "disabled");
+        lan_rx_queue_enable(d->lan_rx, q, ena);
     }
     emu_reg_set(d->regs, r, q, val);
+}
+
+static void qrx_tail_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    emu_reg_set(d->regs, r, q, val);
+    lan_rx_tail(d->lan_rx, q, val);
 }
 
 /* QRX_CTRL first: lan_rxq_enabled() reads it as lan_regs[0]. */
@@ -36,7 +46,7 @@ static const EmuReg lan_regs[] = {
     { .name = "QRX_CONTEXT", .base = QRX_CONTEXT(0, 0), .count = LAN_NUM_RXQ, .stride = 4,
       .count2 = QRX_CONTEXT_DWORDS, .stride2 = 8192, .wmask = ~0u },
     { .name = "QRX_TAIL", .base = QRX_TAIL(0), .count = LAN_NUM_RXQ, .stride = 4,
-      .wmask = 0x1fff },
+      .wmask = 0x1fff, .write = qrx_tail_write },
     { .name = "QRXFLXP_CNTXT", .base = QRXFLXP_CNTXT(0), .count = LAN_NUM_RXQ, .stride = 4,
       .wmask = 0xfff },
     { .name = "QTX_COMM_DBELL", .base = QTX_COMM_DBELL(0), .count = LAN_NUM_TXQ, .stride = 4,

@@ -2,7 +2,7 @@
  * lan.h - LAN queue registers: the Rx queue contexts the driver writes through QRX_CONTEXT,
  * the Rx queue enable handshake (QRX_CTRL.QENA_REQ -> QENA_STAT), Rx tails, Tx doorbells,
  * per-queue interrupt causes, and the port/PF registers ice programs beside them. Tx doorbells
- * drive lan_tx.c; the Rx descriptor engine arrives with the LAN datapath.
+ * drive lan_tx.c; queue enables and tails drive lan_rx.c.
  */
 #ifndef IRDMA_EMU_LAN_H
 #define IRDMA_EMU_LAN_H

@@ -4,6 +4,7 @@
 #include "fw_link.h"
 #include "fw_sched.h"
 #include "intr.h"
+#include "inet.h"
 #include "le.h"
 #include "trace.h"
 
@@ -95,18 +96,6 @@ typedef struct TxPacket {
     uint16_t mss;
 } TxPacket;
 
-static uint64_t ctx_bits(const uint8_t *ctx, unsigned lsb, unsigned width)
-{
-    uint64_t v = 0;
-
-    for (unsigned i = 0; i < width; i++) {
-        unsigned b = lsb + i;
-
-        v |= (uint64_t)((ctx[b / 8] >> (b % 8)) & 1) << i;
-    }
-    return v;
-}
-
 static TxRing *ring_of(LanTx *t, unsigned txq)
 {
     TxRing *r = g_hash_table_lookup(t->rings, GUINT_TO_POINTER(txq));
@@ -119,37 +108,6 @@ static TxRing *ring_of(LanTx *t, unsigned txq)
         g_hash_table_insert(t->rings, GUINT_TO_POINTER(txq), r);
     }
     return r;
-}
-
-/* Ones'-complement sum of @len bytes, folded. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-    for (size_t i = 0; i + 1 < len; i += 2) {
-        sum += (p[i] << 8) | p[i + 1];
-    }
-    if (len & 1) {
-        sum += p[len - 1] << 8;
-    }
-    return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum & 0xffff;
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-    return (p[0] << 8) | p[1];
 }
 
 /* Header lengths from a data descriptor's offset field; false if they do not fit @len. */
@@ -329,8 +287,8 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
         r->teid = q.teid;
         r->head = 0;
     }
-    base = ctx_bits(q.ctx, TXQ_CTX_BASE_LSB, TXQ_CTX_BASE_WIDTH) * TXQ_BASE_UNIT;
-    qlen = ctx_bits(q.ctx, TXQ_CTX_QLEN_LSB, TXQ_CTX_QLEN_WIDTH);
+    base = ld_bits(q.ctx, TXQ_CTX_BASE_LSB, TXQ_CTX_BASE_WIDTH) * TXQ_BASE_UNIT;
+    qlen = ld_bits(q.ctx, TXQ_CTX_QLEN_LSB, TXQ_CTX_QLEN_WIDTH);
     if (qlen == 0 || r->tail >= qlen || r->head >= qlen) {
         emu_trace(&d->host, "lan_tx_bad_ring", "queue %u qlen %u head %u tail %u", txq, qlen,
                   r->head, r->tail);

@@ -41,4 +41,17 @@ static inline void st64(void *p, uint64_t v)
     st32((uint8_t *)p + 4, v >> 32);
 }
 
+/* Field of @width bits at bit @lsb of a packed little-endian context (queue contexts). */
+static inline uint64_t ld_bits(const uint8_t *ctx, unsigned lsb, unsigned width)
+{
+    uint64_t v = 0;
+
+    for (unsigned i = 0; i < width; i++) {
+        unsigned b = lsb + i;
+
+        v |= (uint64_t)((ctx[b / 8] >> (b % 8)) & 1) << i;
+    }
+    return v;
+}
+
 #endif
