@@ -20,7 +20,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 declare -A init done_
 for cfg in with without; do
-    args=""; [ "$cfg" = without ] && args="--no-device"
+    args=""; [ "$cfg" = without ] && args="--nic none"
     samples=""
     for _ in $(seq "$runs"); do samples+="$(one_boot "$args")"$'\n'; done
     init[$cfg]=$(echo -n "$samples" | awk '{ print $1 }' | median)

@@ -7,9 +7,11 @@ log file, parses the @@ markers, prints one line per test and then "N passed, N 
 Exit status: 0 only if every requested test passed.
 """
 import argparse
+import json
 import os
 import re
 import selectors
+import socket
 import subprocess
 import sys
 import time
@@ -28,7 +30,11 @@ def parse_args(argv):
     p.add_argument("--initrd", default=os.path.join(BUILD, "guest", "initramfs.cpio.gz"))
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
-    p.add_argument("--no-device", action="store_true", help="boot without -device irdma-sim")
+    p.add_argument("--nic", choices=("irdma-sim", "virtio", "none"), default="irdma-sim",
+                   help="the guest's NIC (virtio/none: for comparisons and benchmarks)")
+    p.add_argument("--peer-tests", help="boot a second guest on a shared wire running these "
+                   "tests (comma-separated); the first gets t.role=a, this one t.role=b")
+    p.add_argument("--peer-list", help="the second guest's tests as a named list")
     p.add_argument("--smp", type=int, default=2)
     p.add_argument("--mem", default="1G")
     p.add_argument("--test-timeout", type=int, default=120, help="per test, seconds (guest)")
@@ -43,15 +49,19 @@ def parse_args(argv):
         p.error("give exactly one of --tests or --list")
     if not MAC_RE.match(a.mac.lower()):
         p.error(f"--mac {a.mac!r} is not a MAC address like 52:54:00:12:34:56")
-    if a.list:
-        path = os.path.join(REPO, "guest-tests", "lists", a.list)
+    def read_list(opt, name):
+        path = os.path.join(REPO, "guest-tests", "lists", name)
         if not os.path.exists(path):
-            p.error(f"--list {a.list!r}: no file {path}")
+            p.error(f"{opt} {name!r}: no file {path}")
         with open(path) as f:
-            a.test_names = [l.split("#")[0].strip() for l in f if l.split("#")[0].strip()]
-    else:
-        a.test_names = [t for t in a.tests.split(",") if t]
-    for t in a.test_names:
+            return [l.split("#")[0].strip() for l in f if l.split("#")[0].strip()]
+
+    if a.peer_tests and a.peer_list:
+        p.error("give at most one of --peer-tests or --peer-list")
+    a.test_names = read_list("--list", a.list) if a.list else [t for t in a.tests.split(",") if t]
+    a.peer_tests = (read_list("--peer-list", a.peer_list) if a.peer_list else
+                    [t for t in (a.peer_tests or "").split(",") if t])
+    for t in a.test_names + a.peer_tests:
         if not re.match(r"^[A-Za-z0-9_.-]+$", t):
             p.error(f"test name {t!r} has characters a test name cannot have")
         if not os.path.exists(os.path.join(REPO, "guest-tests", "tests", t + ".sh")):
@@ -62,92 +72,202 @@ def parse_args(argv):
     return a
 
 
-def qemu_command(a):
-    # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
-    append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
-              "t.tests=" + ",".join(a.test_names), f"t.tmo={a.test_timeout}",
-              "t.mac=" + a.mac.lower()]
-    cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
-           "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
-           "-kernel", a.kernel, "-initrd", a.initrd]
-    if not a.no_device:
-        dev = f"irdma-sim,netdev=n0,mac={a.mac.lower()}"
-        if a.msix is not None:
-            dev += f",msix-vectors={a.msix}"
-            append.append(f"t.msix={a.msix}")
-        # In a root port's slot, as a NIC card is: the link status ice reads is the slot's.
-        cmd += ["-netdev", "user,id=n0,restrict=on",
-                "-device", "pcie-root-port,id=rp0,chassis=1,slot=1", "-device", dev + ",bus=rp0"]
-    if a.trace:
-        cmd += ["-trace", a.trace, "-D", a.log + ".trace"]
-    cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]
-    return cmd
+class Qmp:
+    """A minimal QMP client: the harness's hand on the QEMU monitor (set_link, ...)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.sock = None
+
+    def _connect(self):
+        for _ in range(100):
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(self.path)
+                break
+            except OSError:
+                self.sock = None
+                time.sleep(0.05)
+        if not self.sock:
+            raise RuntimeError(f"cannot connect to QMP at {self.path}")
+        self.rfile = self.sock.makefile("r")
+        json.loads(self.rfile.readline())          # greeting
+        self.execute("qmp_capabilities")
+
+    def execute(self, cmd, **args):
+        if not self.sock and cmd != "qmp_capabilities":
+            self._connect()
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        self.sock.sendall((json.dumps(msg) + "\n").encode())
+        while True:
+            reply = json.loads(self.rfile.readline())
+            if "return" in reply or "error" in reply:
+                return reply
+
+
+# What a guest test may ask of the host with a line "@@HOST <command> <args>" on the console.
+def host_request(qmp, words):
+    if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
+        return qmp.execute("set_link", name=words[1], up=words[2] == "on")
+    return {"error": f"unknown host request {' '.join(words)!r}"}
+
+
+class Guest:
+    """One QEMU guest: its command line, its serial log, the results its /init reports."""
+
+    def __init__(self, a, name, tests, mac, netdev, extra_append):
+        self.a, self.name, self.tests, self.mac = a, name, tests, mac
+        self.log_path = a.log if name == "a" else a.log[:-4] + f"-{name}.log"
+        self.qmp_path = self.log_path + ".qmp"
+        if os.path.exists(self.qmp_path):
+            os.unlink(self.qmp_path)
+        self.qmp = Qmp(self.qmp_path)
+        self.cmd = self.command(netdev, extra_append)
+        self.results, self.marks = {}, {}
+        self.buf = b""
+        self.in_dmesg = False
+        self.proc = None
+        self.log = None
+
+    def command(self, netdev, extra_append):
+        a = self.a
+        # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
+        append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
+                  "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
+                  "t.mac=" + self.mac, "t.nic=" + a.nic] + extra_append
+        cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
+               "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
+               "-kernel", a.kernel, "-initrd", a.initrd]
+        if a.nic != "none":
+            cmd += ["-netdev", netdev]
+        if a.nic == "irdma-sim":
+            dev = f"irdma-sim,netdev=n0,mac={self.mac}"
+            if a.msix is not None:
+                dev += f",msix-vectors={a.msix}"
+                append.append(f"t.msix={a.msix}")
+            # In a root port's slot, as a NIC card is: ice reads the slot's link status.
+            cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
+                    "-device", dev + ",bus=rp0"]
+        elif a.nic == "virtio":
+            cmd += ["-device", f"virtio-net-pci,netdev=n0,mac={self.mac},speed=25000,"
+                    "duplex=full,romfile="]
+        if a.trace:
+            cmd += ["-trace", a.trace, "-D", self.log_path + ".trace"]
+        cmd += ["-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
+        cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]
+        return cmd
+
+    def start(self, t0):
+        self.t0 = t0
+        self.log = open(self.log_path, "w")
+        self.log.write("# " + " ".join(self.cmd) + "\n")
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+
+    def feed(self, chunk):
+        self.buf += chunk
+        *lines, self.buf = self.buf.split(b"\n")
+        for raw in lines:
+            self.line(raw.decode("utf-8", "replace").rstrip("\r"))
+
+    def line(self, line):
+        now = time.monotonic() - self.t0
+        tag = f"{self.name}:" if self.a.peer_tests else ""
+        self.log.write(f"[{now:8.3f}] {line}\n")
+        if line.startswith("@@DMESG-BEGIN"):
+            self.in_dmesg = True
+        elif line.startswith("@@DMESG-END"):
+            self.in_dmesg = False
+        m = re.search(r"@@HOST (.*)$", line)
+        if m:
+            reply = host_request(self.qmp, m.group(1).split())
+            self.log.write(f"# host request {m.group(1)!r}: {json.dumps(reply)}\n")
+        m = re.search(r"@@(INIT|DONE)\b", line)
+        if m:
+            self.marks[m.group(1)] = now
+        m = re.search(r"@@RESULT (\S+) (PASS|FAIL|TIMEOUT)\s*(.*)$", line)
+        if m:
+            self.results[m.group(1)] = (m.group(2), m.group(3))
+            print(f"{m.group(2):7} {tag}{m.group(1)} {m.group(3)}".rstrip(), flush=True)
+        elif not self.a.quiet and not self.in_dmesg and not line.startswith("@@DMESG"):
+            print(f"  {tag}| " + line, flush=True)
+
+    def finish(self, timed_out):
+        rc = self.proc.wait()
+        self.log.write(f"# qemu exit {rc}{' (host timeout)' if timed_out else ''}\n")
+        self.log.close()
+        if os.path.exists(self.qmp_path):
+            os.unlink(self.qmp_path)
+        tag = f"{self.name}:" if self.a.peer_tests else ""
+        for t in self.tests:
+            if t not in self.results:
+                why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
+                print(f"FAIL    {tag}{t} no result: {why}")
+        if "INIT" in self.marks:
+            done = f", tests done at {self.marks['DONE']:.2f} s" if "DONE" in self.marks else ""
+            print(f"boot{' ' + self.name if tag else ''}: /init at {self.marks['INIT']:.2f} s"
+                  f"{done}; log {self.log_path}")
+        else:
+            print(f"boot{' ' + self.name if tag else ''}: /init never started; log {self.log_path}")
+        return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
+
+
+def free_udp_ports(n):
+    socks, ports = [], []
+    for _ in range(n):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+        ports.append(s.getsockname()[1])
+    for s in socks:
+        s.close()
+    return ports
 
 
 def run(a):
-    log_path = a.log = a.log or os.path.join(BUILD, "logs",
-                                             time.strftime("guest-%Y%m%d-%H%M%S.log"))
-    os.makedirs(os.path.dirname(os.path.abspath(log_path)), exist_ok=True)
-    cmd = qemu_command(a)
-    results, marks = {}, {}
-    t0 = time.monotonic()
-    with open(log_path, "w") as log:
-        log.write("# " + " ".join(cmd) + "\n")
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT)
-        sel = selectors.DefaultSelector()
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        buf = b""
-        timed_out = False
-        in_dmesg = False
-        while True:
-            left = a.timeout - (time.monotonic() - t0)
-            if left <= 0:
-                timed_out = True
-                proc.kill()
-                break
-            if not sel.select(timeout=min(left, 1.0)):
-                if proc.poll() is not None:
-                    break
-                continue
-            chunk = os.read(proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for raw in lines:
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                now = time.monotonic() - t0
-                log.write(f"[{now:8.3f}] {line}\n")
-                if line.startswith("@@DMESG-BEGIN"):
-                    in_dmesg = True
-                elif line.startswith("@@DMESG-END"):
-                    in_dmesg = False
-                m = re.search(r"@@(INIT|DONE)\b", line)
-                if m:
-                    marks[m.group(1)] = now
-                m = re.search(r"@@RESULT (\S+) (PASS|FAIL|TIMEOUT)\s*(.*)$", line)
-                if m:
-                    results[m.group(1)] = (m.group(2), m.group(3))
-                    print(f"{m.group(2):7} {m.group(1)} {m.group(3)}".rstrip(), flush=True)
-                elif not a.quiet and not in_dmesg and not line.startswith("@@DMESG"):
-                    print("  | " + line, flush=True)
-        rc = proc.wait()
-        log.write(f"# qemu exit {rc}{' (host timeout)' if timed_out else ''}\n")
-
-    passed = sum(1 for t in a.test_names if results.get(t, ("",))[0] == "PASS")
-    failed = len(a.test_names) - passed
-    for t in a.test_names:
-        if t not in results:
-            why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
-            print(f"FAIL    {t} no result: {why}")
-    if "INIT" in marks:
-        done = f", tests done at {marks['DONE']:.2f} s" if "DONE" in marks else ""
-        print(f"boot: /init at {marks['INIT']:.2f} s{done}; log {log_path}")
+    a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
+    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    if a.peer_tests:
+        # Two guests on one wire: a QEMU UDP socket pair on loopback.
+        pa, pb = free_udp_ports(2)
+        mac_b = a.mac[:-2] + f"{(int(a.mac[-2:], 16) + 1) % 256:02x}"
+        guests = [
+            Guest(a, "a", a.test_names, a.mac,
+                  f"socket,id=n0,udp=127.0.0.1:{pb},localaddr=127.0.0.1:{pa}",
+                  ["t.role=a", "t.ip=10.0.3.1", "t.peer=10.0.3.2"]),
+            Guest(a, "b", a.peer_tests, mac_b,
+                  f"socket,id=n0,udp=127.0.0.1:{pa},localaddr=127.0.0.1:{pb}",
+                  ["t.role=b", "t.ip=10.0.3.2", "t.peer=10.0.3.1"]),
+        ]
     else:
-        print(f"boot: /init never started; log {log_path}")
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and not timed_out else 1
+        guests = [Guest(a, "a", a.test_names, a.mac, "user,id=n0,restrict=on", [])]
+    t0 = time.monotonic()
+    sel = selectors.DefaultSelector()
+    for g in guests:
+        g.start(t0)
+        sel.register(g.proc.stdout, selectors.EVENT_READ, g)
+    running = len(guests)
+    timed_out = False
+    while running:
+        left = a.timeout - (time.monotonic() - t0)
+        if left <= 0:
+            timed_out = True
+            for g in guests:
+                g.proc.kill()
+            break
+        for key, _ in sel.select(timeout=min(left, 1.0)):
+            chunk = os.read(key.fileobj.fileno(), 65536)
+            if chunk:
+                key.data.feed(chunk)
+            else:
+                sel.unregister(key.fileobj)
+                running -= 1
+    passed = sum(g.finish(timed_out) for g in guests)
+    total = sum(len(g.tests) for g in guests)
+    print(f"{passed} passed, {total - passed} failed")
+    return 0 if passed == total and not timed_out else 1
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 # Helpers shared by the guest tests (sourced). A test fails with `fail MSG`.
 # shellcheck shell=sh
 
+# On stderr too, so a failure inside $(...) or under a redirection still shows.
 fail() {
-    echo "FAIL: $*"
+    echo "FAIL: $*" >&2
     exit 1
 }
 
@@ -61,4 +62,24 @@ ice_up() {
 ice_error_lines() {
     dmesg | grep -E "ice $1|ice:" | grep -iE "fail|error|safe mode|unable|could not|timeout" |
         grep -v "firmware: failed to load intel/ice/ddp/ice-[0-9a-f]\{16\}\.pkg (-2)"
+}
+
+# Two-guest tests (harness --peer-tests): bring the NIC up with this guest's address
+# (t.ip, the peer is t.peer) and wait until the peer answers ping; prints the netdev.
+pair_up() {
+    [ -n "${T_ip:-}" ] && [ -n "${T_peer:-}" ] || fail "not booted as one of a pair (no t.ip/t.peer)"
+    if [ "${T_nic:-irdma-sim}" = virtio ]; then
+        # The comparison NIC of the benchmarks.
+        modprobe virtio_pci && modprobe virtio_net || fail "modprobe virtio_pci/virtio_net failed"
+        wait_for "ls /sys/class/net | grep -q '^eth'" 20 || fail "no virtio netdev"
+        ifc=$(ls /sys/class/net | grep '^eth' | head -n 1)
+    else
+        slot=$(irdma_sim_slot) || fail "no irdma-sim function"
+        ifc=$(ice_up "$slot")
+    fi
+    ip -4 addr show dev "$ifc" | grep -q "inet $T_ip/24" || ip addr add "$T_ip/24" dev "$ifc"
+    ip link set dev "$ifc" up
+    wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc"
+    wait_for "ping -c 1 -W 1 $T_peer" 90 || fail "peer $T_peer never answered"
+    echo "$ifc"
 }
