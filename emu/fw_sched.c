@@ -78,6 +78,8 @@
 /* ice_aqc_sched_elem_cmd params (0x0401/03/04/08/09/0A/0F) */
 #define SCHED_CMD_NUM_REQ       0
 #define SCHED_CMD_NUM_RESP      2
+/* The elements of 0x0408/0x0409/0x040A/0x040F: le32 TEIDs */
+#define TEID_SIZE               4
 
 /* 0x0412 query_sched_res: response buffer */
 #define QRES_SIZE               (32 + FW_SCHED_NUM_LAYERS * 32)
@@ -167,7 +169,8 @@
 #define DIS_ITEM_HDR_SIZE       6
 #define DIS_ITEM_PARENT         0
 #define DIS_ITEM_NUM_QS         4
-#define DIS_ITEM_QID            6
+#define DIS_QID_SIZE            2       /* le16 q_id[], right after the header */
+#define DIS_ITEM_ALIGN          4       /* each item starts 4-aligned (pad after even counts) */
 #define DIS_QID_RDMA_QSET       0x8000
 #define DIS_QID_M               0x7FFF
 
@@ -519,101 +522,260 @@ static uint16_t fw_get_dflt_topo(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
-/* ---- 0x0401 add_sched_elems ---- */
+/* ---- requests: the bounds and lookups the commands share ---- */
 
-static uint16_t fw_add_sched_elems(IrdmaDev *d, AqCmd *c)
+/* How a group command lays out one group: a header holding the element count, then the
+ * elements. */
+typedef struct GroupFormat {
+    const char *op;
+    const char *what;               /* the elements, as the traces call them */
+    size_t hdr_size, entry_size;
+    size_t count_off;
+    bool count16;                   /* the count is le16, else u8 */
+    size_t align;                   /* groups start on multiples of this; 0: packed */
+} GroupFormat;
+
+/* The layouts of 0x0401, 0x0408, 0x040F and 0x0C31 (0x0C30/0x0C33's are in LeafFormat). */
+static const GroupFormat add_format = {
+    "add_sched_elems", "elements", GRP_HDR_SIZE, ELEMD_SIZE, GRP_NUM_ELEMS, true, 0,
+};
+static const GroupFormat move_format = {
+    "move_sched_elems", "elements", MOVE_HDR_SIZE, TEID_SIZE, MOVE_NUM_ELEMS, true, 0,
+};
+static const GroupFormat delete_format = {
+    "delete_sched_elems", "elements", GRP_HDR_SIZE, TEID_SIZE, GRP_NUM_ELEMS, true, 0,
+};
+static const GroupFormat dis_format = {
+    "dis_txqs", "queues", DIS_ITEM_HDR_SIZE, DIS_QID_SIZE, DIS_ITEM_NUM_QS, false, DIS_ITEM_ALIGN,
+};
+
+static unsigned group_count(const GroupFormat *f, const uint8_t *g)
 {
-    FwSched *s = d->sched;
+    return f->count16 ? ld16(g + f->count_off) : g[f->count_off];
+}
+
+static size_t group_size(const GroupFormat *f, unsigned n)
+{
+    size_t size = f->hdr_size + (size_t)n * f->entry_size;
+
+    return f->align ? (size + f->align - 1) / f->align * f->align : size;
+}
+
+static uint8_t *group_entry(const GroupFormat *f, uint8_t *g, unsigned i)
+{
+    return g + f->hdr_size + (size_t)i * f->entry_size;
+}
+
+/* Group @gi of @c, at @off: its header and its *@n elements (at least one) lie in the buffer,
+ * or it traces and returns NULL (EINVAL). The last group's alignment pad is not required. */
+static uint8_t *group_at(IrdmaDev *d, const AqCmd *c, const GroupFormat *f, size_t off,
+                         unsigned gi, unsigned *n)
+{
+    if (off + f->hdr_size > c->buf_len) {
+        emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: header beyond %u bytes: "
+                  "EINVAL", f->op, gi, c->buf_len);
+        return NULL;
+    }
+    *n = group_count(f, c->buf + off);
+    if (*n == 0 || off + f->hdr_size + (size_t)*n * f->entry_size > c->buf_len) {
+        emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: %u %s in %u bytes: EINVAL",
+                  f->op, gi, *n, f->what, c->buf_len);
+        return NULL;
+    }
+    return c->buf + off;
+}
+
+/* The group at *@off of a request group_at has accepted whole; *@off moves past it. */
+static uint8_t *group_next(const GroupFormat *f, uint8_t *buf, size_t *off, unsigned *n)
+{
+    uint8_t *g = buf + *off;
+
+    *n = group_count(f, g);
+    *off += group_size(f, *n);
+    return g;
+}
+
+/* One checked group of 0x0401/0x0408/0x040F: validated whole, then applied. */
+typedef uint16_t (*GroupHandler)(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned n);
+
+/* Runs the groups one by one: a refused group ends the command, and the ones before it stay
+ * applied, as num_elem_resp reports. */
+static uint16_t sched_groups(IrdmaDev *d, AqCmd *c, const GroupFormat *f, GroupHandler group)
+{
     unsigned num_grps = ld16(c->params + SCHED_CMD_NUM_REQ);
-    unsigned done = 0;
+    unsigned done;
     size_t off = 0;
     uint16_t rc = AQ_RC_OK;
 
     st16(c->params + SCHED_CMD_NUM_RESP, 0);
     if (num_grps == 0) {
-        emu_trace(&d->host, "fw_sched_bad_count", "add_sched_elems 0 groups: EINVAL");
+        emu_trace(&d->host, "fw_sched_bad_count", "%s 0 groups: EINVAL", f->op);
         return AQ_RC_EINVAL;
     }
     for (done = 0; done < num_grps; done++) {
-        uint8_t *g = c->buf + off;
-        uint32_t parent_teid;
-        unsigned n, layer;
-        SchedNode *parent;
+        unsigned n;
+        uint8_t *g = group_at(d, c, f, off, done, &n);
 
-        if (off + GRP_HDR_SIZE > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "add_sched_elems group %u: header "
-                      "beyond %u bytes: EINVAL", done, c->buf_len);
-            break;
-        }
-        parent_teid = ld32(g + GRP_PARENT_TEID);
-        n = ld16(g + GRP_NUM_ELEMS);
-        if (n == 0 || off + GRP_HDR_SIZE + (size_t)n * ELEMD_SIZE > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "add_sched_elems group %u: %u elements "
-                      "in %u bytes: EINVAL", done, n, c->buf_len);
-            break;
-        }
-        parent = node_lookup(s, parent_teid);
-        if (!parent) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_parent", "add_sched_elems parent 0x%x unknown: "
-                      "EINVAL", parent_teid);
-            break;
-        }
-        layer = parent->layer + 1;
-        /* Layers 0/1 are the firmware's, the leaf layer is 0x0C30/0x0C33's. */
-        if (layer < LAYER_ENTRY || layer > LAYER_QGRP) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_layer", "add_sched_elems under 0x%x (layer %u): "
-                      "layer %u not the driver's: EINVAL", parent_teid, parent->layer, layer);
-            break;
-        }
-        if (parent->children->len + n > max_children(parent)) {
-            rc = AQ_RC_ENOSPC;
-            emu_trace(&d->host, "fw_sched_parent_full", "add_sched_elems %u under 0x%x with %u "
-                      "of %u children: ENOSPC", n, parent_teid, parent->children->len,
-                      max_children(parent));
-            break;
-        }
-        if (s->layer_nodes[layer] + n > layer_max_pf_nodes(layer)) {
-            rc = AQ_RC_ENOSPC;
-            emu_trace(&d->host, "fw_sched_layer_full", "add_sched_elems %u on layer %u with %u "
-                      "of %u nodes: ENOSPC", n, layer, s->layer_nodes[layer],
-                      layer_max_pf_nodes(layer));
-            break;
-        }
-        for (unsigned i = 0; i < n && rc == AQ_RC_OK; i++) {
-            SchedElem e;
-
-            elem_parse(g + GRP_HDR_SIZE + i * ELEMD_SIZE + ELEMD_DATA, &e);
-            if (e.elem_type != ELEM_TYPE_SE_GENERIC && e.elem_type != ELEM_TYPE_SE_PADDED) {
-                rc = AQ_RC_EINVAL;
-                emu_trace(&d->host, "fw_sched_bad_type", "add_sched_elems element %u type %u: "
-                          "EINVAL", i, e.elem_type);
-            } else if (!elem_profiles_valid(s, "add_sched_elems", 0, &e)) {
-                rc = AQ_RC_EINVAL;
-            }
-        }
+        rc = g ? group(d->sched, f, g, n) : AQ_RC_EINVAL;
         if (rc != AQ_RC_OK) {
             break;
         }
-        for (unsigned i = 0; i < n; i++) {
-            uint8_t *p = g + GRP_HDR_SIZE + i * ELEMD_SIZE;
-            SchedElem e;
-            SchedNode *node;
-
-            elem_parse(p + ELEMD_DATA, &e);
-            node = node_add(s, parent, teid_alloc(s), OWNER_DRIVER, &e);
-            st32(p + ELEMD_PARENT_TEID, parent->teid);
-            st32(p + ELEMD_NODE_TEID, node->teid);
-            emu_trace(&d->host, "fw_sched_add", "teid 0x%x layer %u parent 0x%x", node->teid,
-                      node->layer, parent->teid);
-        }
-        off += GRP_HDR_SIZE + (size_t)n * ELEMD_SIZE;
+        off += group_size(f, n);
     }
     st16(c->params + SCHED_CMD_NUM_RESP, done);
     return rc;
+}
+
+/* A plain array of @num elements of @elem_size (at least one) fits in the buffer; else
+ * traces and returns false. */
+static bool array_fits(IrdmaDev *d, const AqCmd *c, const char *op, const char *what,
+                       unsigned num, size_t elem_size)
+{
+    if (num == 0 || (size_t)num * elem_size > c->buf_len) {
+        emu_trace(&d->host, "fw_sched_bad_count", "%s %u %s in %u bytes: EINVAL", op, num, what,
+                  c->buf_len);
+        return false;
+    }
+    return true;
+}
+
+/* The node @teid that @op names; else traces and returns NULL (ENOENT). */
+static SchedNode *node_find(FwSched *s, const char *op, uint32_t teid)
+{
+    SchedNode *n = node_lookup(s, teid);
+
+    if (!n) {
+        emu_trace(&s->d->host, "fw_sched_unknown_teid", "%s teid 0x%x: ENOENT", op, teid);
+    }
+    return n;
+}
+
+/* Every TEID of an array of @num elements of @stride bytes, at @teid_off in each, exists;
+ * else traces the first unknown one and returns false (ENOENT). */
+static bool teids_known(FwSched *s, const char *op, const uint8_t *buf, unsigned num,
+                        size_t stride, size_t teid_off)
+{
+    for (unsigned i = 0; i < num; i++) {
+        if (!node_find(s, op, ld32(buf + i * stride + teid_off))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The parent node a group names; else traces and returns NULL (EINVAL). */
+static SchedNode *parent_find(FwSched *s, const char *op, uint32_t teid)
+{
+    SchedNode *n = node_lookup(s, teid);
+
+    if (!n) {
+        emu_trace(&s->d->host, "fw_sched_bad_parent", "%s parent 0x%x unknown: EINVAL", op,
+                  teid);
+    }
+    return n;
+}
+
+/* What 0x0408/0x040F require of each node they list, besides being a child of the group's
+ * parent; traces a refusal. */
+typedef uint16_t (*ChildCheck)(FwSched *s, const char *op, const SchedNode *n);
+
+/* Every TEID of group @g names a child of @parent that @check accepts; else the code of the
+ * first refusal, traced. */
+static uint16_t children_check(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned n,
+                               const SchedNode *parent, ChildCheck check)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t teid = ld32(group_entry(f, g, i));
+        SchedNode *node = node_find(s, f->op, teid);
+        uint16_t rc;
+
+        if (!node) {
+            return AQ_RC_ENOENT;
+        }
+        if (node->parent != parent) {
+            emu_trace(&s->d->host, "fw_sched_bad_parent", "%s teid 0x%x is not a child of 0x%x: "
+                      "EINVAL", f->op, teid, parent->teid);
+            return AQ_RC_EINVAL;
+        }
+        rc = check(s, f->op, node);
+        if (rc != AQ_RC_OK) {
+            return rc;
+        }
+    }
+    return AQ_RC_OK;
+}
+
+/* @parent, holding @have children (counting those the request already places), takes @n
+ * more; else traces and returns false (ENOSPC). */
+static bool parent_has_room(FwSched *s, const char *op, const SchedNode *parent, unsigned have,
+                            unsigned n)
+{
+    if (have + n > max_children(parent)) {
+        emu_trace(&s->d->host, "fw_sched_parent_full", "%s %u under 0x%x with %u of %u "
+                  "children: ENOSPC", op, n, parent->teid, have, max_children(parent));
+        return false;
+    }
+    return true;
+}
+
+/* ---- 0x0401 add_sched_elems ---- */
+
+static uint16_t add_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned n)
+{
+    IrdmaDev *d = s->d;
+    uint32_t parent_teid = ld32(g + GRP_PARENT_TEID);
+    SchedNode *parent = parent_find(s, f->op, parent_teid);
+    unsigned layer;
+
+    if (!parent) {
+        return AQ_RC_EINVAL;
+    }
+    layer = parent->layer + 1;
+    /* Layers 0/1 are the firmware's, the leaf layer is 0x0C30/0x0C33's. */
+    if (layer < LAYER_ENTRY || layer > LAYER_QGRP) {
+        emu_trace(&d->host, "fw_sched_bad_layer", "%s under 0x%x (layer %u): layer %u not the "
+                  "driver's: EINVAL", f->op, parent_teid, parent->layer, layer);
+        return AQ_RC_EINVAL;
+    }
+    if (!parent_has_room(s, f->op, parent, parent->children->len, n)) {
+        return AQ_RC_ENOSPC;
+    }
+    if (s->layer_nodes[layer] + n > layer_max_pf_nodes(layer)) {
+        emu_trace(&d->host, "fw_sched_layer_full", "%s %u on layer %u with %u of %u nodes: "
+                  "ENOSPC", f->op, n, layer, s->layer_nodes[layer], layer_max_pf_nodes(layer));
+        return AQ_RC_ENOSPC;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        SchedElem e;
+
+        elem_parse(group_entry(f, g, i) + ELEMD_DATA, &e);
+        if (e.elem_type != ELEM_TYPE_SE_GENERIC && e.elem_type != ELEM_TYPE_SE_PADDED) {
+            emu_trace(&d->host, "fw_sched_bad_type", "%s element %u type %u: EINVAL", f->op, i,
+                      e.elem_type);
+            return AQ_RC_EINVAL;
+        }
+        if (!elem_profiles_valid(s, f->op, 0, &e)) {
+            return AQ_RC_EINVAL;
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *p = group_entry(f, g, i);
+        SchedElem e;
+        SchedNode *node;
+
+        elem_parse(p + ELEMD_DATA, &e);
+        node = node_add(s, parent, teid_alloc(s), OWNER_DRIVER, &e);
+        st32(p + ELEMD_PARENT_TEID, parent->teid);
+        st32(p + ELEMD_NODE_TEID, node->teid);
+        emu_trace(&d->host, "fw_sched_add", "teid 0x%x layer %u parent 0x%x", node->teid,
+                  node->layer, parent->teid);
+    }
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_add_sched_elems(IrdmaDev *d, AqCmd *c)
+{
+    return sched_groups(d, c, &add_format, add_group);
 }
 
 /* ---- 0x0403 cfg / 0x0404 get: arrays of ice_aqc_txsched_elem_data ---- */
@@ -623,12 +785,7 @@ static bool elem_count_ok(IrdmaDev *d, AqCmd *c, const char *op, size_t elem_siz
 {
     *num = ld16(c->params + SCHED_CMD_NUM_REQ);
     st16(c->params + SCHED_CMD_NUM_RESP, 0);
-    if (*num == 0 || (size_t)*num * elem_size > c->buf_len) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s %u elements in %u bytes: EINVAL", op, *num,
-                  c->buf_len);
-        return false;
-    }
-    return true;
+    return array_fits(d, c, op, "elements", *num, elem_size);
 }
 
 static uint16_t fw_cfg_sched_elems(IrdmaDev *d, AqCmd *c)
@@ -644,9 +801,7 @@ static uint16_t fw_cfg_sched_elems(IrdmaDev *d, AqCmd *c)
         uint32_t teid = ld32(p + ELEMD_NODE_TEID);
         SchedElem e;
 
-        if (!node_lookup(s, teid)) {
-            emu_trace(&d->host, "fw_sched_unknown_teid", "cfg_sched_elems teid 0x%x: ENOENT",
-                      teid);
+        if (!node_find(s, "cfg_sched_elems", teid)) {
             return AQ_RC_ENOENT;
         }
         elem_parse(p + ELEMD_DATA, &e);
@@ -691,14 +846,8 @@ static uint16_t fw_get_sched_elems(IrdmaDev *d, AqCmd *c)
     if (!elem_count_ok(d, c, "get_sched_elems", ELEMD_SIZE, &num)) {
         return AQ_RC_EINVAL;
     }
-    for (unsigned i = 0; i < num; i++) {
-        uint32_t teid = ld32(c->buf + i * ELEMD_SIZE + ELEMD_NODE_TEID);
-
-        if (!node_lookup(s, teid)) {
-            emu_trace(&d->host, "fw_sched_unknown_teid", "get_sched_elems teid 0x%x: ENOENT",
-                      teid);
-            return AQ_RC_ENOENT;
-        }
+    if (!teids_known(s, "get_sched_elems", c->buf, num, ELEMD_SIZE, ELEMD_NODE_TEID)) {
+        return AQ_RC_ENOENT;
     }
     for (unsigned i = 0; i < num; i++) {
         uint8_t *p = c->buf + i * ELEMD_SIZE;
@@ -712,103 +861,65 @@ static uint16_t fw_get_sched_elems(IrdmaDev *d, AqCmd *c)
 
 /* ---- 0x0408 move_sched_elems ---- */
 
-static uint16_t fw_move_sched_elems(IrdmaDev *d, AqCmd *c)
+static uint16_t move_child_ok(FwSched *s, const char *op, const SchedNode *n)
 {
-    FwSched *s = d->sched;
-    unsigned num_grps = ld16(c->params + SCHED_CMD_NUM_REQ);
-    unsigned done;
-    size_t off = 0;
-    uint16_t rc = AQ_RC_OK;
-
-    st16(c->params + SCHED_CMD_NUM_RESP, 0);
-    if (num_grps == 0) {
-        emu_trace(&d->host, "fw_sched_bad_count", "move_sched_elems 0 groups: EINVAL");
+    if (n->layer <= LAYER_TC) {
+        emu_trace(&s->d->host, "fw_sched_bad_layer", "%s teid 0x%x is a root/TC node: EINVAL",
+                  op, n->teid);
         return AQ_RC_EINVAL;
     }
-    for (done = 0; done < num_grps; done++) {
-        const uint8_t *g = c->buf + off;
-        uint32_t src_teid, dest_teid;
-        SchedNode *src, *dest;
-        unsigned n, incoming = 0;
+    return AQ_RC_OK;
+}
 
-        if (off + MOVE_HDR_SIZE > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "move_sched_elems group %u: header "
-                      "beyond %u bytes: EINVAL", done, c->buf_len);
-            break;
-        }
-        src_teid = ld32(g + MOVE_SRC_PARENT);
-        dest_teid = ld32(g + MOVE_DEST_PARENT);
-        n = ld16(g + MOVE_NUM_ELEMS);
-        if (n == 0 || off + MOVE_HDR_SIZE + (size_t)n * 4 > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "move_sched_elems group %u: %u "
-                      "elements in %u bytes: EINVAL", done, n, c->buf_len);
-            break;
-        }
-        src = node_lookup(s, src_teid);
-        dest = node_lookup(s, dest_teid);
-        if (!src || !dest) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_parent", "move_sched_elems 0x%x -> 0x%x: %s "
-                      "parent unknown: EINVAL", src_teid, dest_teid, src ? "destination" : "source");
-            break;
-        }
-        /* A move keeps the nodes' layer, so the new parent sits where the old one did (and can't
-         * be inside the moved subtrees). */
-        if (dest->layer != src->layer || dest->layer >= LAYER_LEAF) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_layer", "move_sched_elems 0x%x (layer %u) -> 0x%x "
-                      "(layer %u): EINVAL", src_teid, src->layer, dest_teid, dest->layer);
-            break;
-        }
-        for (unsigned i = 0; i < n && rc == AQ_RC_OK; i++) {
-            uint32_t teid = ld32(g + MOVE_HDR_SIZE + i * 4);
-            SchedNode *node = node_lookup(s, teid);
+static uint16_t move_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned n)
+{
+    IrdmaDev *d = s->d;
+    uint32_t src_teid = ld32(g + MOVE_SRC_PARENT), dest_teid = ld32(g + MOVE_DEST_PARENT);
+    SchedNode *src = node_lookup(s, src_teid), *dest = node_lookup(s, dest_teid);
+    unsigned incoming = 0;
+    uint16_t rc;
 
-            if (!node) {
-                rc = AQ_RC_ENOENT;
-                emu_trace(&d->host, "fw_sched_unknown_teid", "move_sched_elems teid 0x%x: ENOENT",
-                          teid);
-            } else if (node->parent != src) {
-                rc = AQ_RC_EINVAL;
-                emu_trace(&d->host, "fw_sched_bad_parent", "move_sched_elems teid 0x%x is not a "
-                          "child of 0x%x: EINVAL", teid, src_teid);
-            } else if (node->layer <= LAYER_TC) {
-                rc = AQ_RC_EINVAL;
-                emu_trace(&d->host, "fw_sched_bad_layer", "move_sched_elems teid 0x%x is a "
-                          "root/TC node: EINVAL", teid);
-            }
-        }
-        if (rc != AQ_RC_OK) {
-            break;
-        }
-        if (dest != src) {
-            /* Counted as listed: a TEID repeated in the group would be refused anyway. */
-            incoming = n;
-        }
-        if (dest->children->len + incoming > max_children(dest)) {
-            rc = AQ_RC_ENOSPC;
-            emu_trace(&d->host, "fw_sched_parent_full", "move_sched_elems %u to 0x%x with %u of "
-                      "%u children: ENOSPC", n, dest_teid, dest->children->len, max_children(dest));
-            break;
-        }
-        for (unsigned i = 0; i < n; i++) {
-            SchedNode *node = node_lookup(s, ld32(g + MOVE_HDR_SIZE + i * 4));
-
-            if (node->parent == dest) {
-                continue;
-            }
-            g_ptr_array_remove(node->parent->children, node);
-            g_ptr_array_add(dest->children, node);
-            node->parent = dest;
-            emu_trace(&d->host, "fw_sched_move", "teid 0x%x from 0x%x to 0x%x", node->teid,
-                      src_teid, dest_teid);
-        }
-        off += MOVE_HDR_SIZE + (size_t)n * 4;
+    if (!src || !dest) {
+        emu_trace(&d->host, "fw_sched_bad_parent", "%s 0x%x -> 0x%x: %s parent unknown: EINVAL",
+                  f->op, src_teid, dest_teid, src ? "destination" : "source");
+        return AQ_RC_EINVAL;
     }
-    st16(c->params + SCHED_CMD_NUM_RESP, done);
-    return rc;
+    /* A move keeps the nodes' layer, so the new parent sits where the old one did (and can't
+     * be inside the moved subtrees). */
+    if (dest->layer != src->layer || dest->layer >= LAYER_LEAF) {
+        emu_trace(&d->host, "fw_sched_bad_layer", "%s 0x%x (layer %u) -> 0x%x (layer %u): "
+                  "EINVAL", f->op, src_teid, src->layer, dest_teid, dest->layer);
+        return AQ_RC_EINVAL;
+    }
+    rc = children_check(s, f, g, n, src, move_child_ok);
+    if (rc != AQ_RC_OK) {
+        return rc;
+    }
+    if (dest != src) {
+        /* Counted as listed: a TEID repeated in the group would be refused anyway. */
+        incoming = n;
+    }
+    if (!parent_has_room(s, f->op, dest, dest->children->len, incoming)) {
+        return AQ_RC_ENOSPC;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        SchedNode *node = node_lookup(s, ld32(group_entry(f, g, i)));
+
+        if (node->parent == dest) {
+            continue;
+        }
+        g_ptr_array_remove(node->parent->children, node);
+        g_ptr_array_add(dest->children, node);
+        node->parent = dest;
+        emu_trace(&d->host, "fw_sched_move", "teid 0x%x from 0x%x to 0x%x", node->teid,
+                  src_teid, dest_teid);
+    }
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_move_sched_elems(IrdmaDev *d, AqCmd *c)
+{
+    return sched_groups(d, c, &move_format, move_group);
 }
 
 /* ---- 0x0409/0x040A suspend/resume: an array of TEIDs ---- */
@@ -819,19 +930,14 @@ static uint16_t suspend_resume(IrdmaDev *d, AqCmd *c, bool suspend)
     const char *op = suspend ? "suspend_sched_elems" : "resume_sched_elems";
     unsigned num;
 
-    if (!elem_count_ok(d, c, op, 4, &num)) {
+    if (!elem_count_ok(d, c, op, TEID_SIZE, &num)) {
         return AQ_RC_EINVAL;
     }
-    for (unsigned i = 0; i < num; i++) {
-        uint32_t teid = ld32(c->buf + i * 4);
-
-        if (!node_lookup(s, teid)) {
-            emu_trace(&d->host, "fw_sched_unknown_teid", "%s teid 0x%x: ENOENT", op, teid);
-            return AQ_RC_ENOENT;
-        }
+    if (!teids_known(s, op, c->buf, num, TEID_SIZE, 0)) {
+        return AQ_RC_ENOENT;
     }
     for (unsigned i = 0; i < num; i++) {
-        SchedNode *n = node_lookup(s, ld32(c->buf + i * 4));
+        SchedNode *n = node_lookup(s, ld32(c->buf + i * TEID_SIZE));
 
         n->suspended = suspend;
         emu_trace(&d->host, suspend ? "fw_sched_suspend" : "fw_sched_resume", "teid 0x%x",
@@ -853,87 +959,52 @@ static uint16_t fw_resume_sched_elems(IrdmaDev *d, AqCmd *c)
 
 /* ---- 0x040F delete_sched_elems ---- */
 
-static uint16_t fw_delete_sched_elems(IrdmaDev *d, AqCmd *c)
+static uint16_t delete_child_ok(FwSched *s, const char *op, const SchedNode *n)
 {
-    FwSched *s = d->sched;
-    unsigned num_grps = ld16(c->params + SCHED_CMD_NUM_REQ);
-    unsigned done;
-    size_t off = 0;
-    uint16_t rc = AQ_RC_OK;
-
-    st16(c->params + SCHED_CMD_NUM_RESP, 0);
-    if (num_grps == 0) {
-        emu_trace(&d->host, "fw_sched_bad_count", "delete_sched_elems 0 groups: EINVAL");
+    if (!node_deletable(n)) {
+        emu_trace(&s->d->host, "fw_sched_not_deletable", "%s teid 0x%x type %u: EINVAL", op,
+                  n->teid, n->elem.elem_type);
         return AQ_RC_EINVAL;
     }
-    for (done = 0; done < num_grps; done++) {
-        const uint8_t *g = c->buf + off;
-        uint32_t parent_teid;
-        SchedNode *parent;
-        unsigned n;
-
-        if (off + GRP_HDR_SIZE > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "delete_sched_elems group %u: header "
-                      "beyond %u bytes: EINVAL", done, c->buf_len);
-            break;
-        }
-        parent_teid = ld32(g + GRP_PARENT_TEID);
-        n = ld16(g + GRP_NUM_ELEMS);
-        if (n == 0 || off + GRP_HDR_SIZE + (size_t)n * 4 > c->buf_len) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_short_buffer", "delete_sched_elems group %u: %u "
-                      "elements in %u bytes: EINVAL", done, n, c->buf_len);
-            break;
-        }
-        parent = node_lookup(s, parent_teid);
-        if (!parent) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_parent", "delete_sched_elems parent 0x%x unknown: "
-                      "EINVAL", parent_teid);
-            break;
-        }
-        for (unsigned i = 0; i < n && rc == AQ_RC_OK; i++) {
-            uint32_t teid = ld32(g + GRP_HDR_SIZE + i * 4);
-            SchedNode *node = node_lookup(s, teid);
-
-            if (!node) {
-                rc = AQ_RC_ENOENT;
-                emu_trace(&d->host, "fw_sched_unknown_teid", "delete_sched_elems teid 0x%x: "
-                          "ENOENT", teid);
-            } else if (node->parent != parent) {
-                rc = AQ_RC_EINVAL;
-                emu_trace(&d->host, "fw_sched_bad_parent", "delete_sched_elems teid 0x%x is not "
-                          "a child of 0x%x: EINVAL", teid, parent_teid);
-            } else if (!node_deletable(node)) {
-                rc = AQ_RC_EINVAL;
-                emu_trace(&d->host, "fw_sched_not_deletable", "delete_sched_elems teid 0x%x type "
-                          "%u: EINVAL", teid, node->elem.elem_type);
-            } else if (node->children->len) {
-                /* ice frees children first (ice_free_sched_node); a node still holding some
-                 * is in use. */
-                rc = AQ_RC_EBUSY;
-                emu_trace(&d->host, "fw_sched_has_children", "delete_sched_elems teid 0x%x has %u "
-                          "children: EBUSY", teid, node->children->len);
-            }
-        }
-        if (rc != AQ_RC_OK) {
-            break;
-        }
-        for (unsigned i = 0; i < n; i++) {
-            uint32_t teid = ld32(g + GRP_HDR_SIZE + i * 4);
-            SchedNode *node = node_lookup(s, teid);
-
-            if (node) {         /* NULL: listed twice */
-                node_remove(s, node);
-                emu_trace(&d->host, "fw_sched_delete", "teid 0x%x parent 0x%x", teid,
-                          parent_teid);
-            }
-        }
-        off += GRP_HDR_SIZE + (size_t)n * 4;
+    if (n->children->len) {
+        /* ice frees children first (ice_free_sched_node); a node still holding some is in
+         * use. */
+        emu_trace(&s->d->host, "fw_sched_has_children", "%s teid 0x%x has %u children: EBUSY",
+                  op, n->teid, n->children->len);
+        return AQ_RC_EBUSY;
     }
-    st16(c->params + SCHED_CMD_NUM_RESP, done);
-    return rc;
+    return AQ_RC_OK;
+}
+
+static uint16_t delete_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned n)
+{
+    IrdmaDev *d = s->d;
+    uint32_t parent_teid = ld32(g + GRP_PARENT_TEID);
+    SchedNode *parent = parent_find(s, f->op, parent_teid);
+    uint16_t rc;
+
+    if (!parent) {
+        return AQ_RC_EINVAL;
+    }
+    rc = children_check(s, f, g, n, parent, delete_child_ok);
+    if (rc != AQ_RC_OK) {
+        return rc;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t teid = ld32(group_entry(f, g, i));
+        SchedNode *node = node_lookup(s, teid);
+
+        if (node) {         /* NULL: listed twice */
+            node_remove(s, node);
+            emu_trace(&d->host, "fw_sched_delete", "teid 0x%x parent 0x%x", teid, parent_teid);
+        }
+    }
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_delete_sched_elems(IrdmaDev *d, AqCmd *c)
+{
+    return sched_groups(d, c, &delete_format, delete_group);
 }
 
 /* ---- 0x0410/0x0415 RL profiles ---- */
@@ -951,63 +1022,69 @@ static uint16_t profile_id_alloc(FwSched *s)
     }
 }
 
-static bool rl_count_ok(IrdmaDev *d, AqCmd *c, const char *op, unsigned *num)
+/* One profile of 0x0410/0x0415, at @e. */
+typedef uint16_t (*RlHandler)(FwSched *s, uint8_t *e);
+
+/* Runs the profiles one by one: a refused profile ends the command, and the ones before it
+ * stay done, as num_processed reports. */
+static uint16_t rl_profiles(IrdmaDev *d, AqCmd *c, const char *op, RlHandler one)
 {
-    *num = ld16(c->params + RL_NUM_PROFILES);
+    unsigned num = ld16(c->params + RL_NUM_PROFILES);
+    unsigned done;
+    uint16_t rc = AQ_RC_OK;
+
     st16(c->params + RL_NUM_PROCESSED, 0);
-    if (*num == 0 || (size_t)*num * RL_ELEM_SIZE > c->buf_len) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s %u profiles in %u bytes: EINVAL", op, *num,
-                  c->buf_len);
-        return false;
+    if (!array_fits(d, c, op, "profiles", num, RL_ELEM_SIZE)) {
+        return AQ_RC_EINVAL;
     }
-    return true;
+    for (done = 0; done < num; done++) {
+        rc = one(d->sched, c->buf + done * RL_ELEM_SIZE);
+        if (rc != AQ_RC_OK) {
+            break;
+        }
+    }
+    st16(c->params + RL_NUM_PROCESSED, done);
+    return rc;
 }
 
 /* Each profile gets a fresh id, written into its profile_id (ice keeps the returned element
  * and removes it by that id later). */
-static uint16_t fw_add_rl_profiles(IrdmaDev *d, AqCmd *c)
+static uint16_t rl_add(FwSched *s, uint8_t *e)
 {
-    FwSched *s = d->sched;
-    unsigned num, done;
-    uint16_t rc = AQ_RC_OK;
+    IrdmaDev *d = s->d;
+    unsigned level = e[RL_LEVEL], type = e[RL_FLAGS] & RL_TYPE_M;
+    RlProfile *p;
 
-    if (!rl_count_ok(d, c, "add_rl_profiles", &num)) {
+    if (level < 1 || level > FW_SCHED_NUM_LAYERS || type >= RL_NUM_TYPES ||
+        !layer_max_rl(level - 1, type)) {
+        emu_trace(&d->host, "fw_sched_bad_profile", "add_rl_profiles level %u type %u: EINVAL",
+                  level, type);
         return AQ_RC_EINVAL;
     }
-    for (done = 0; done < num; done++) {
-        uint8_t *e = c->buf + done * RL_ELEM_SIZE;
-        unsigned level = e[RL_LEVEL], type = e[RL_FLAGS] & RL_TYPE_M;
-        RlProfile *p;
-
-        if (level < 1 || level > FW_SCHED_NUM_LAYERS || type >= RL_NUM_TYPES ||
-            !layer_max_rl(level - 1, type)) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_profile", "add_rl_profiles level %u type %u: "
-                      "EINVAL", level, type);
-            break;
-        }
-        if (s->profile_count[level - 1][type] >= layer_max_rl(level - 1, type)) {
-            rc = AQ_RC_ENOSPC;
-            emu_trace(&d->host, "fw_sched_profiles_full", "add_rl_profiles level %u type %u has "
-                      "%u profiles: ENOSPC", level, type, s->profile_count[level - 1][type]);
-            break;
-        }
-        p = g_new0(RlProfile, 1);
-        p->id = profile_id_alloc(s);
-        p->level = level;
-        p->type = type;
-        p->max_burst = ld16(e + RL_MAX_BURST);
-        p->rl_multiply = ld16(e + RL_MULTIPLY);
-        p->wake_up_calc = ld16(e + RL_WAKE_UP_CALC);
-        p->rl_encode = ld16(e + RL_ENCODE);
-        g_hash_table_insert(s->profiles, GUINT_TO_POINTER(p->id), p);
-        s->profile_count[level - 1][type]++;
-        st16(e + RL_PROFILE_ID, p->id);
-        emu_trace(&d->host, "fw_sched_rl_add", "profile %u level %u type %u multiply %u encode "
-                  "%u burst %u", p->id, level, type, p->rl_multiply, p->rl_encode, p->max_burst);
+    if (s->profile_count[level - 1][type] >= layer_max_rl(level - 1, type)) {
+        emu_trace(&d->host, "fw_sched_profiles_full", "add_rl_profiles level %u type %u has %u "
+                  "profiles: ENOSPC", level, type, s->profile_count[level - 1][type]);
+        return AQ_RC_ENOSPC;
     }
-    st16(c->params + RL_NUM_PROCESSED, done);
-    return rc;
+    p = g_new0(RlProfile, 1);
+    p->id = profile_id_alloc(s);
+    p->level = level;
+    p->type = type;
+    p->max_burst = ld16(e + RL_MAX_BURST);
+    p->rl_multiply = ld16(e + RL_MULTIPLY);
+    p->wake_up_calc = ld16(e + RL_WAKE_UP_CALC);
+    p->rl_encode = ld16(e + RL_ENCODE);
+    g_hash_table_insert(s->profiles, GUINT_TO_POINTER(p->id), p);
+    s->profile_count[level - 1][type]++;
+    st16(e + RL_PROFILE_ID, p->id);
+    emu_trace(&d->host, "fw_sched_rl_add", "profile %u level %u type %u multiply %u encode %u "
+              "burst %u", p->id, level, type, p->rl_multiply, p->rl_encode, p->max_burst);
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_add_rl_profiles(IrdmaDev *d, AqCmd *c)
+{
+    return rl_profiles(d, c, "add_rl_profiles", rl_add);
 }
 
 static gboolean node_uses_profile(gpointer key, gpointer value, gpointer opaque)
@@ -1026,72 +1103,64 @@ static gboolean node_uses_profile(gpointer key, gpointer value, gpointer opaque)
     }
 }
 
-static uint16_t fw_remove_rl_profiles(IrdmaDev *d, AqCmd *c)
+static uint16_t rl_remove(FwSched *s, uint8_t *e)
 {
-    FwSched *s = d->sched;
-    unsigned num, done;
-    uint16_t rc = AQ_RC_OK;
+    IrdmaDev *d = s->d;
+    unsigned id = ld16(e + RL_PROFILE_ID);
+    RlProfile *p = g_hash_table_lookup(s->profiles, GUINT_TO_POINTER(id));
 
-    if (!rl_count_ok(d, c, "remove_rl_profiles", &num)) {
+    if (!p) {
+        emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u unknown: "
+                  "ENOENT", id);
+        return AQ_RC_ENOENT;
+    }
+    if (p->level != e[RL_LEVEL] || p->type != (e[RL_FLAGS] & RL_TYPE_M)) {
+        emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u is level %u "
+                  "type %u, not %u/%u: EINVAL", id, p->level, p->type, e[RL_LEVEL],
+                  e[RL_FLAGS] & RL_TYPE_M);
         return AQ_RC_EINVAL;
     }
-    for (done = 0; done < num; done++) {
-        const uint8_t *e = c->buf + done * RL_ELEM_SIZE;
-        unsigned id = ld16(e + RL_PROFILE_ID);
-        RlProfile *p = g_hash_table_lookup(s->profiles, GUINT_TO_POINTER(id));
-
-        if (!p) {
-            rc = AQ_RC_ENOENT;
-            emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u unknown: "
-                      "ENOENT", id);
-            break;
-        }
-        if (p->level != e[RL_LEVEL] || p->type != (e[RL_FLAGS] & RL_TYPE_M)) {
-            rc = AQ_RC_EINVAL;
-            emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u is level "
-                      "%u type %u, not %u/%u: EINVAL", id, p->level, p->type, e[RL_LEVEL],
-                      e[RL_FLAGS] & RL_TYPE_M);
-            break;
-        }
-        /* ice clears all profiles before freeing the tree (ice_sched_clear_tx_topo), so nodes
-         * may still name one; they fall back to nothing in particular, as on hardware. */
-        if (g_hash_table_find(s->nodes, node_uses_profile, p)) {
-            emu_trace(&d->host, "fw_sched_rl_in_use", "profile %u removed while referenced", id);
-        }
-        s->profile_count[p->level - 1][p->type]--;
-        g_hash_table_remove(s->profiles, GUINT_TO_POINTER(id));
-        emu_trace(&d->host, "fw_sched_rl_remove", "profile %u", id);
+    /* ice clears all profiles before freeing the tree (ice_sched_clear_tx_topo), so nodes may
+     * still name one; they fall back to nothing in particular, as on hardware. */
+    if (g_hash_table_find(s->nodes, node_uses_profile, p)) {
+        emu_trace(&d->host, "fw_sched_rl_in_use", "profile %u removed while referenced", id);
     }
-    st16(c->params + RL_NUM_PROCESSED, done);
-    return rc;
+    s->profile_count[p->level - 1][p->type]--;
+    g_hash_table_remove(s->profiles, GUINT_TO_POINTER(id));
+    emu_trace(&d->host, "fw_sched_rl_remove", "profile %u", id);
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_remove_rl_profiles(IrdmaDev *d, AqCmd *c)
+{
+    return rl_profiles(d, c, "remove_rl_profiles", rl_remove);
 }
 
 /* ---- 0x0C30 add_txqs / 0x0C33 add_rdma_qset: leaves under queue groups ---- */
 
 typedef struct LeafFormat {
-    const char *op;
+    GroupFormat grp;
     SchedOwner owner;
-    size_t hdr_size, entry_size;
-    size_t parent_off, count_off;
-    bool count16;                   /* group count field is le16 (qsets) or u8 (LAN) */
+    size_t parent_off;
     size_t id_off, teid_off, info_off;
     unsigned id_max;
 } LeafFormat;
 
 static const LeafFormat lan_format = {
-    "add_txqs", OWNER_LAN, TXQ_GRP_HDR_SIZE, TXQ_SIZE, TXQ_GRP_PARENT, TXQ_GRP_NUM_TXQS, false,
-    TXQ_ID, TXQ_TEID, TXQ_INFO, FW_NUM_QUEUES - 1,
+    { "add_txqs", "entries", TXQ_GRP_HDR_SIZE, TXQ_SIZE, TXQ_GRP_NUM_TXQS, false, 0 },
+    OWNER_LAN, TXQ_GRP_PARENT, TXQ_ID, TXQ_TEID, TXQ_INFO, FW_NUM_QUEUES - 1,
 };
 
 static const LeafFormat rdma_format = {
-    "add_rdma_qset", OWNER_RDMA, QSET_GRP_HDR_SIZE, QSET_SIZE, QSET_GRP_PARENT,
-    QSET_GRP_NUM_QSETS, true, QSET_ID, QSET_TEID, QSET_INFO, QSET_ID_MAX,
+    { "add_rdma_qset", "entries", QSET_GRP_HDR_SIZE, QSET_SIZE, QSET_GRP_NUM_QSETS, true, 0 },
+    OWNER_RDMA, QSET_GRP_PARENT, QSET_ID, QSET_TEID, QSET_INFO, QSET_ID_MAX,
 };
 
 /* Validates every group and entry of the command (nothing changes unless all fit). */
 static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned num_grps)
 {
     IrdmaDev *d = s->d;
+    const char *op = f->grp.op;
     GHashTable *queues = f->owner == OWNER_LAN ? s->lan_q : s->rdma_qs;
     g_autoptr(GHashTable) pending = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) ids = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1099,58 +1168,46 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
     size_t off = 0;
 
     for (unsigned gi = 0; gi < num_grps; gi++) {
-        const uint8_t *g = c->buf + off;
+        unsigned n, have;
+        uint8_t *g = group_at(d, c, &f->grp, off, gi, &n);
         uint32_t parent_teid;
         SchedNode *parent;
-        unsigned n, have;
 
-        if (off + f->hdr_size > c->buf_len) {
-            emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: header beyond %u bytes: "
-                      "EINVAL", f->op, gi, c->buf_len);
+        if (!g) {
             return AQ_RC_EINVAL;
         }
         parent_teid = ld32(g + f->parent_off);
-        n = f->count16 ? ld16(g + f->count_off) : g[f->count_off];
-        if (n == 0 || off + f->hdr_size + (size_t)n * f->entry_size > c->buf_len) {
-            emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: %u entries in %u bytes: "
-                      "EINVAL", f->op, gi, n, c->buf_len);
-            return AQ_RC_EINVAL;
-        }
-        parent = node_lookup(s, parent_teid);
+        parent = parent_find(s, op, parent_teid);
         if (!parent) {
-            emu_trace(&d->host, "fw_sched_bad_parent", "%s parent 0x%x unknown: EINVAL", f->op,
-                      parent_teid);
             return AQ_RC_EINVAL;
         }
         if (parent->layer != LAYER_QGRP) {
             emu_trace(&d->host, "fw_sched_bad_layer", "%s parent 0x%x is on layer %u, not the "
-                      "queue-group layer %u: EINVAL", f->op, parent_teid, parent->layer,
+                      "queue-group layer %u: EINVAL", op, parent_teid, parent->layer,
                       LAYER_QGRP);
             return AQ_RC_EINVAL;
         }
         have = parent->children->len +
                GPOINTER_TO_UINT(g_hash_table_lookup(pending, GUINT_TO_POINTER(parent_teid)));
-        if (have + n > max_children(parent)) {
-            emu_trace(&d->host, "fw_sched_parent_full", "%s %u under 0x%x with %u of %u "
-                      "children: ENOSPC", f->op, n, parent_teid, have, max_children(parent));
+        if (!parent_has_room(s, op, parent, have, n)) {
             return AQ_RC_ENOSPC;
         }
         g_hash_table_insert(pending, GUINT_TO_POINTER(parent_teid), GUINT_TO_POINTER(have + n -
                             parent->children->len));
         for (unsigned i = 0; i < n; i++) {
-            const uint8_t *q = g + f->hdr_size + i * f->entry_size;
+            const uint8_t *q = group_entry(&f->grp, g, i);
             unsigned id = ld16(q + f->id_off);
             SchedElem e;
 
             if (id > f->id_max) {
-                emu_trace(&d->host, "fw_sched_bad_queue", "%s id %u beyond %u: EINVAL", f->op,
-                          id, f->id_max);
+                emu_trace(&d->host, "fw_sched_bad_queue", "%s id %u beyond %u: EINVAL", op, id,
+                          f->id_max);
                 return AQ_RC_EINVAL;
             }
             if (g_hash_table_contains(queues, GUINT_TO_POINTER(id)) ||
                 g_hash_table_contains(ids, GUINT_TO_POINTER(id))) {
                 emu_trace(&d->host, "fw_sched_queue_exists", "%s id %u already enabled: EEXIST",
-                          f->op, id);
+                          op, id);
                 return AQ_RC_EEXIST;
             }
             g_hash_table_add(ids, GUINT_TO_POINTER(id));
@@ -1158,20 +1215,20 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
             /* ice_ena_vsi_txq: without the generic section the firmware says EINVAL. */
             if (!(e.valid_sections & ELEM_VALID_GENERIC)) {
                 emu_trace(&d->host, "fw_sched_bad_elem", "%s id %u: generic section not valid: "
-                          "EINVAL", f->op, id);
+                          "EINVAL", op, id);
                 return AQ_RC_EINVAL;
             }
-            if (!elem_profiles_valid(s, f->op, 0, &e)) {
+            if (!elem_profiles_valid(s, op, 0, &e)) {
                 return AQ_RC_EINVAL;
             }
         }
         total += n;
-        off += f->hdr_size + (size_t)n * f->entry_size;
+        off += group_size(&f->grp, n);
     }
     if (s->layer_nodes[LAYER_LEAF] + total > MAX_NODES_LEAF ||
         (f->owner == OWNER_RDMA && g_hash_table_size(s->rdma_qs) + total > MAX_RDMA_QSETS)) {
         emu_trace(&d->host, "fw_sched_layer_full", "%s %u leaves with %u in the tree: ENOSPC",
-                  f->op, total, s->layer_nodes[LAYER_LEAF]);
+                  op, total, s->layer_nodes[LAYER_LEAF]);
         return AQ_RC_ENOSPC;
     }
     return AQ_RC_OK;
@@ -1185,7 +1242,7 @@ static uint16_t add_leaves(IrdmaDev *d, AqCmd *c, const LeafFormat *f, unsigned 
     uint16_t rc;
 
     if (num_grps == 0 || num_grps > MAX_QGRPS) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s %u groups: EINVAL", f->op, num_grps);
+        emu_trace(&d->host, "fw_sched_bad_count", "%s %u groups: EINVAL", f->grp.op, num_grps);
         return AQ_RC_EINVAL;
     }
     rc = leaves_check(s, c, f, num_grps);
@@ -1193,12 +1250,12 @@ static uint16_t add_leaves(IrdmaDev *d, AqCmd *c, const LeafFormat *f, unsigned 
         return rc;
     }
     for (unsigned gi = 0; gi < num_grps; gi++) {
-        uint8_t *g = c->buf + off;
+        unsigned n;
+        uint8_t *g = group_next(&f->grp, c->buf, &off, &n);
         SchedNode *parent = node_lookup(s, ld32(g + f->parent_off));
-        unsigned n = f->count16 ? ld16(g + f->count_off) : g[f->count_off];
 
         for (unsigned i = 0; i < n; i++) {
-            uint8_t *q = g + f->hdr_size + i * f->entry_size;
+            uint8_t *q = group_entry(&f->grp, g, i);
             SchedElem e;
             SchedNode *leaf;
 
@@ -1214,7 +1271,6 @@ static uint16_t add_leaves(IrdmaDev *d, AqCmd *c, const LeafFormat *f, unsigned 
             emu_trace(&d->host, f->owner == OWNER_LAN ? "fw_sched_txq_add" : "fw_sched_qset_add",
                       "id %u teid 0x%x parent 0x%x", leaf->qid, leaf->teid, parent->teid);
         }
-        off += f->hdr_size + (size_t)n * f->entry_size;
     }
     return AQ_RC_OK;
 }
@@ -1231,17 +1287,16 @@ static uint16_t fw_add_rdma_qset(IrdmaDev *d, AqCmd *c)
 
 /* ---- 0x0C31 dis_txqs ---- */
 
-static size_t dis_item_size(unsigned num_qs)
-{
-    /* q_id[] is packed; an even count is followed by 2 bytes so the next parent_teid aligns. */
-    return DIS_ITEM_HDR_SIZE + num_qs * 2 + (num_qs % 2 == 0 ? 2 : 0);
-}
-
 static SchedNode *dis_lookup(FwSched *s, uint16_t q_id)
 {
     GHashTable *t = (q_id & DIS_QID_RDMA_QSET) ? s->rdma_qs : s->lan_q;
 
     return g_hash_table_lookup(t, GUINT_TO_POINTER(q_id & DIS_QID_M));
+}
+
+static const char *dis_kind(uint16_t q_id)
+{
+    return (q_id & DIS_QID_RDMA_QSET) ? "qset" : "queue";
 }
 
 /* Removes LAN queues (q_id = PF queue) and, with bit 15, RDMA qsets (ice_dis_vsi_rdma_qset).
@@ -1284,48 +1339,39 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
         return AQ_RC_EINVAL;
     }
     for (unsigned gi = 0; gi < num_grps; gi++) {
-        const uint8_t *g = c->buf + off;
-        uint32_t parent_teid;
         unsigned n;
+        uint8_t *g = group_at(d, c, &dis_format, off, gi, &n);
+        uint32_t parent_teid;
 
-        if (off + DIS_ITEM_HDR_SIZE > c->buf_len) {
-            emu_trace(&d->host, "fw_sched_short_buffer", "dis_txqs group %u: header beyond %u "
-                      "bytes: EINVAL", gi, c->buf_len);
+        if (!g) {
             return AQ_RC_EINVAL;
         }
         parent_teid = ld32(g + DIS_ITEM_PARENT);
-        n = g[DIS_ITEM_NUM_QS];
-        /* The last group's alignment pad is not required. */
-        if (n == 0 || off + DIS_ITEM_HDR_SIZE + (size_t)n * 2 > c->buf_len) {
-            emu_trace(&d->host, "fw_sched_short_buffer", "dis_txqs group %u: %u queues in %u "
-                      "bytes: EINVAL", gi, n, c->buf_len);
-            return AQ_RC_EINVAL;
-        }
         for (unsigned i = 0; i < n; i++) {
-            unsigned q_id = ld16(g + DIS_ITEM_QID + i * 2);
+            unsigned q_id = ld16(group_entry(&dis_format, g, i));
             SchedNode *leaf = dis_lookup(s, q_id);
 
             if (!leaf) {
                 emu_trace(&d->host, "fw_sched_unknown_queue", "dis_txqs %s %u not enabled: ENOENT",
-                          (q_id & DIS_QID_RDMA_QSET) ? "qset" : "queue", q_id & DIS_QID_M);
+                          dis_kind(q_id), q_id & DIS_QID_M);
                 return AQ_RC_ENOENT;
             }
             if (leaf->parent->teid != parent_teid) {
                 emu_trace(&d->host, "fw_sched_bad_parent", "dis_txqs %s %u hangs under 0x%x, not "
-                          "0x%x: EINVAL", (q_id & DIS_QID_RDMA_QSET) ? "qset" : "queue",
-                          q_id & DIS_QID_M, leaf->parent->teid, parent_teid);
+                          "0x%x: EINVAL", dis_kind(q_id), q_id & DIS_QID_M, leaf->parent->teid,
+                          parent_teid);
                 return AQ_RC_EINVAL;
             }
         }
-        off += dis_item_size(n);
+        off += group_size(&dis_format, n);
     }
     off = 0;
     for (unsigned gi = 0; gi < num_grps; gi++) {
-        const uint8_t *g = c->buf + off;
-        unsigned n = g[DIS_ITEM_NUM_QS];
+        unsigned n;
+        uint8_t *g = group_next(&dis_format, c->buf, &off, &n);
 
         for (unsigned i = 0; i < n; i++) {
-            unsigned q_id = ld16(g + DIS_ITEM_QID + i * 2);
+            unsigned q_id = ld16(group_entry(&dis_format, g, i));
             SchedNode *leaf = dis_lookup(s, q_id);
 
             if (leaf) {         /* NULL: listed twice */
@@ -1335,7 +1381,6 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
                 node_remove(s, leaf);
             }
         }
-        off += dis_item_size(n);
     }
     return AQ_RC_OK;
 }
@@ -1347,11 +1392,13 @@ static const AqOpcode sched_ops[] = {
     { AQC_CFG_SCHED_ELEMS, "cfg_sched_elems", fw_cfg_sched_elems, AQ_BUF_IN, ELEMD_SIZE },
     { AQC_GET_SCHED_ELEMS, "get_sched_elems", fw_get_sched_elems, AQ_BUF_INOUT, ELEMD_SIZE },
     { AQC_MOVE_SCHED_ELEMS, "move_sched_elems", fw_move_sched_elems, AQ_BUF_IN,
-      MOVE_HDR_SIZE + 4 },
-    { AQC_SUSPEND_SCHED_ELEMS, "suspend_sched_elems", fw_suspend_sched_elems, AQ_BUF_IN, 4 },
-    { AQC_RESUME_SCHED_ELEMS, "resume_sched_elems", fw_resume_sched_elems, AQ_BUF_IN, 4 },
+      MOVE_HDR_SIZE + TEID_SIZE },
+    { AQC_SUSPEND_SCHED_ELEMS, "suspend_sched_elems", fw_suspend_sched_elems, AQ_BUF_IN,
+      TEID_SIZE },
+    { AQC_RESUME_SCHED_ELEMS, "resume_sched_elems", fw_resume_sched_elems, AQ_BUF_IN,
+      TEID_SIZE },
     { AQC_DELETE_SCHED_ELEMS, "delete_sched_elems", fw_delete_sched_elems, AQ_BUF_IN,
-      GRP_HDR_SIZE + 4 },
+      GRP_HDR_SIZE + TEID_SIZE },
     { AQC_ADD_RL_PROFILES, "add_rl_profiles", fw_add_rl_profiles, AQ_BUF_INOUT, RL_ELEM_SIZE },
     { AQC_QUERY_SCHED_RES, "query_sched_res", fw_query_sched_res, AQ_BUF_OUT, QRES_SIZE },
     { AQC_REMOVE_RL_PROFILES, "remove_rl_profiles", fw_remove_rl_profiles, AQ_BUF_IN,
