@@ -15,6 +15,11 @@
 #include "lan.h"
 #include "lan_rx.h"
 #include "lan_tx.h"
+#include "pe_regs.h"
+#include "cqp.h"
+#include "hmc.h"
+#include "cq.h"
+#include "ceq.h"
 #include "trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
@@ -69,6 +74,11 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->dcb = fw_dcb_new(d);
     d->link = fw_link_new(d);
     d->sw = fw_switch_new(d);
+    pe_regs_init(d);
+    d->cqp = cqp_new(d);
+    d->hmc = hmc_new(d);
+    d->cqs = cq_block_new(d);
+    d->eqs = eqs_new(d);
     return d;
 }
 
@@ -77,6 +87,10 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    eqs_free(d->eqs);
+    cq_block_free(d->cqs);
+    hmc_free(d->hmc);
+    cqp_free(d->cqp);
     fw_switch_free(d->sw);
     fw_link_free(d->link);
     fw_dcb_free(d->dcb);
@@ -100,6 +114,12 @@ static void reset_pf_state(IrdmaDev *d)
     lan_tx_reset(d->lan_tx);
     lan_rx_reset(d->lan_rx);
     aq_pf_reset(d->aq);
+    /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
+    cqp_reset(d->cqp);
+    cq_block_reset(d->cqs);
+    eqs_reset(d->eqs);
+    hmc_reset(d->hmc);
+    pe_regs_reset(d);
     intr_reset(d->intr);
     fw_pf_reset(d);
 }

@@ -31,6 +31,10 @@ typedef struct FwPkg FwPkg;
 typedef struct FwDcb FwDcb;
 typedef struct FwLink FwLink;
 typedef struct FwSwitch FwSwitch;
+typedef struct Cqp Cqp;
+typedef struct PeHmc PeHmc;
+typedef struct PeCqs PeCqs;
+typedef struct PeEqs PeEqs;
 
 typedef struct IrdmaDev {
     IrdmaHost host;
@@ -49,6 +53,10 @@ typedef struct IrdmaDev {
     FwDcb *dcb;                  /* fw_dcb.c */
     FwLink *link;                /* fw_link.c */
     FwSwitch *sw;                /* fw_switch.c */
+    Cqp *cqp;                    /* cqp.c: the RDMA engine's control QP */
+    PeHmc *hmc;                  /* hmc.c */
+    PeCqs *cqs;                  /* cq.c */
+    PeEqs *eqs;                  /* ceq.c */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
 } IrdmaDev;
 

@@ -11,8 +11,12 @@ typedef struct IrdmaTiming {
     uint64_t aq_cmd_ns;       /* ATQ doorbell to the batch's completion */
     uint64_t lan_tx_ns;       /* Tx doorbell to the ring being walked */
     uint64_t lan_rx_ns;       /* frame arrival to its write-back and interrupt */
+    uint64_t cqp_cmd_ns;      /* CQP doorbell to its WQEs being processed (each batch of
+                               * CQP_BUDGET); the driver polls register-completed ops for
+                               * only ~10 ms */
 } IrdmaTiming;
 
-#define IRDMA_TIMING_DEFAULT ((IrdmaTiming) { .aq_cmd_ns = 0, .lan_tx_ns = 0, .lan_rx_ns = 0 })
+#define IRDMA_TIMING_DEFAULT ((IrdmaTiming) { .aq_cmd_ns = 0, .lan_tx_ns = 0, .lan_rx_ns = 0, \
+                                              .cqp_cmd_ns = 0 })
 
 #endif

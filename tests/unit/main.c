@@ -13,6 +13,8 @@ Suite *fw_pkg_suite(void);
 Suite *fw_dcb_suite(void);
 Suite *fw_link_suite(void);
 Suite *fw_switch_suite(void);
+Suite *cqp_suite(void);
+Suite *hmc_suite(void);
 
 int main(void)
 {
@@ -29,6 +31,8 @@ int main(void)
     srunner_add_suite(sr, fw_dcb_suite());
     srunner_add_suite(sr, fw_link_suite());
     srunner_add_suite(sr, fw_switch_suite());
+    srunner_add_suite(sr, cqp_suite());
+    srunner_add_suite(sr, hmc_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -1,0 +1,362 @@
+/* cqp.c - Control QP engine and the CQP ops not owned by another block (see cqp.h). */
+#include "cqp.h"
+#include "ceq.h"
+#include "cq.h"
+#include "fw.h"
+#include "hmc.h"
+#include "pe_regs.h"
+#include "trace.h"
+
+/* ARP_INDEX is 12 bits; the committed ARP count bounds it further. */
+#define CQP_ARP_ENTRIES  4096
+#define CQP_ARP_VALID    PE_BIT64(63)
+
+struct Cqp {
+    IrdmaDev *d;
+    bool created;
+    uint64_t sq_pa;
+    unsigned sq_size;
+    uint64_t compl_ctx;        /* host context qw3: echoed in every CCQ CQE */
+    unsigned tail;             /* next WQE to consume */
+    uint8_t valid;             /* VALID of the current pass */
+    EmuEvent *ev;
+    const CqpOp *ops[CQP_NUM_OPCODES];
+    /* Objects of the ops below. */
+    uint8_t stats_used[STATS_INST_MAX];
+    uint64_t arp[CQP_ARP_ENTRIES];  /* MAC (MAC[0] in bits 47:40) | CQP_ARP_VALID */
+};
+
+static const CqpOpTable cqp_misc_ops;
+
+static const CqpOpTable *const op_tables[] = {
+    &cqp_misc_ops, &hmc_cqp_ops, &cq_cqp_ops, &eqs_cqp_ops,
+};
+
+Cqp *cqp_new(IrdmaDev *d)
+{
+    Cqp *cqp = g_new0(Cqp, 1);
+
+    cqp->d = d;
+    for (size_t t = 0; t < G_N_ELEMENTS(op_tables); t++) {
+        for (size_t i = 0; i < op_tables[t]->n; i++) {
+            const CqpOp *op = &op_tables[t]->ops[i];
+
+            if (op->opcode >= CQP_NUM_OPCODES || cqp->ops[op->opcode]) {
+                g_error("irdma-emu: CQP opcode 0x%02x (%s) declared twice or out of range",
+                        op->opcode, op->name);
+            }
+            cqp->ops[op->opcode] = op;
+        }
+    }
+    return cqp;
+}
+
+void cqp_free(Cqp *cqp)
+{
+    if (!cqp) {
+        return;
+    }
+    if (cqp->ev) {
+        emu_event_cancel(&cqp->d->events, cqp->ev);
+    }
+    g_free(cqp);
+}
+
+void cqp_reset(Cqp *cqp)
+{
+    if (cqp->ev) {
+        emu_event_cancel(&cqp->d->events, cqp->ev);
+        cqp->ev = NULL;
+    }
+    cqp->created = false;
+    cqp->tail = 0;
+    cqp->valid = 1;
+    memset(cqp->stats_used, 0, sizeof(cqp->stats_used));
+    memset(cqp->arp, 0, sizeof(cqp->arp));
+}
+
+bool cqp_created(IrdmaDev *d)
+{
+    return d->cqp->created;
+}
+
+const CqpOp *cqp_lookup(IrdmaDev *d, uint8_t opcode)
+{
+    return opcode < CQP_NUM_OPCODES ? d->cqp->ops[opcode] : NULL;
+}
+
+/* CCQPSTATUS := ERR with the codes in CQPERRCODES. */
+static void create_failed(IrdmaDev *d, uint16_t maj, uint16_t min, const char *why)
+{
+    emu_trace(&d->host, "cqp_create_failed", "%s (maj=0x%04x min=0x%04x)", why, maj, min);
+    pe_reg_set(d, PE_CQPERRCODES, 0, ((uint32_t)maj << 16) | min);
+    pe_reg_set(d, PE_CCQPSTATUS, 0, PFPE_CCQPSTATUS_ERR_M);
+}
+
+void cqp_context_written(IrdmaDev *d)
+{
+    Cqp *cqp = d->cqp;
+    uint64_t pa = ((uint64_t)pe_reg_get(d, PE_CCQPHIGH, 0) << 32) | pe_reg_get(d, PE_CCQPLOW, 0);
+    uint8_t ctx[CQPHC_SIZE];
+    uint64_t qw0, qw4, sq;
+    unsigned enc;
+
+    if (pa == 0) {
+        if (cqp->ev) {
+            emu_event_cancel(&d->events, cqp->ev);
+            cqp->ev = NULL;
+        }
+        cqp->created = false;
+        pe_reg_set(d, PE_CCQPSTATUS, 0, 0);
+        emu_trace(&d->host, "cqp_destroy", "CQP destroyed");
+        return;
+    }
+    if (cqp->created) {
+        create_failed(d, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE, "CQP already created");
+        return;
+    }
+    if (!pe_dma_read(d, pa, ctx, sizeof(ctx))) {
+        create_failed(d, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR, "host context unreachable");
+        return;
+    }
+    qw0 = ld64(ctx + CQPHC_QW0);
+    qw4 = ld64(ctx + CQPHC_QW4);
+    sq = ld64(ctx + CQPHC_SQBASE_OFF);
+    enc = pe_get(qw0, CQPHC_SQSIZE);
+    if (enc < CQPHC_SQSIZE_ENC_MIN || enc > CQPHC_SQSIZE_ENC_MAX) {
+        create_failed(d, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE, "SQ size");
+        return;
+    }
+    if (pe_get(qw0, CQPHC_PROTOCOL_USED) != CQPHC_PROTOCOL_ROCE ||
+        pe_get(qw4, CQPHC_HW_MAJVER) != CQPHC_HW_MAJVER_GEN2) {
+        create_failed(d, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD, "protocol or hw version");
+        return;
+    }
+    if (sq == 0 || (sq & ~CQPHC_SQBASE)) {
+        create_failed(d, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR, "SQ base");
+        return;
+    }
+    cqp->sq_pa = sq;
+    cqp->sq_size = 1u << (enc + 1);
+    cqp->compl_ctx = ld64(ctx + CQPHC_COMPL_CTX_OFF);
+    cqp->tail = pe_get(pe_reg_get(d, PE_CQPTAIL, 0), PFPE_CQPTAIL_WQTAIL_M) % cqp->sq_size;
+    cqp->valid = 1;
+    cqp->created = true;
+    pe_reg_set(d, PE_CQPERRCODES, 0, 0);
+    pe_reg_set(d, PE_CCQPSTATUS, 0, PFPE_CCQPSTATUS_DONE_M);
+    emu_trace(&d->host, "cqp_create", "SQ of %u WQEs at 0x%" G_GINT64_MODIFIER "x tail=%u",
+              cqp->sq_size, sq, cqp->tail);
+}
+
+void cqp_tail_written(IrdmaDev *d, uint32_t val)
+{
+    Cqp *cqp = d->cqp;
+
+    /* irdma_sc_cqp_init writes 0 before the create: the ring starts over on its first pass. */
+    cqp->tail = pe_get(val, PFPE_CQPTAIL_WQTAIL_M);
+    if (cqp->created) {
+        cqp->tail %= cqp->sq_size;
+    }
+    cqp->valid = 1;
+    pe_reg_set(d, PE_CQPTAIL, 0, cqp->tail);
+}
+
+/* Report the completion of WQE @idx: CQPTAIL, CQPERRCODES, and the CCQ CQE. */
+static void complete(IrdmaDev *d, unsigned idx, const CqpResult *r)
+{
+    Cqp *cqp = d->cqp;
+    bool err = r->maj != CQP_MAJ_OK;
+    uint8_t cqe[CQE_SIZE] = { 0 };
+    uint32_t tailreg = pe_reg_get(d, PE_CQPTAIL, 0) & PFPE_CQPTAIL_OP_ERR_M;
+
+    if (err) {
+        pe_reg_set(d, PE_CQPERRCODES, 0, ((uint32_t)r->maj << 16) | r->min);
+        tailreg = PFPE_CQPTAIL_OP_ERR_M;
+    }
+    pe_reg_set(d, PE_CQPTAIL, 0, tailreg | cqp->tail);
+    if (r->no_ccqe || !cq_exists(d, CQ_ID_CCQ)) {
+        return;
+    }
+    st64(cqe + CQE_QW1_CTX, cqp->compl_ctx);
+    st64(cqe + CQE_QW2, pe_prep(CCQ_OPRETVAL, r->ret_val));
+    st64(cqe + CQE_HDR, pe_prep(CQE_MINERR, r->min) | pe_prep(CQE_MAJERR, r->maj) |
+                        pe_prep(CQE_WQEIDX, idx) | (err ? CQE_ERROR : 0));
+    cq_post(d, CQ_ID_CCQ, cqe, err);
+}
+
+/* Fetch and execute the WQE at the tail. */
+static void process_one(IrdmaDev *d)
+{
+    Cqp *cqp = d->cqp;
+    CqpWqe w = { .idx = cqp->tail };
+    CqpResult r = { 0 };
+    const CqpOp *op = NULL;
+    const char *name = "?";
+
+    if (!pe_dma_read(d, cqp->sq_pa + (uint64_t)w.idx * CQP_WQE_SIZE, w.raw, sizeof(w.raw))) {
+        cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+    } else {
+        w.hdr = cqp_qw(&w, CQP_WQE_HDR);
+        w.opcode = pe_get(w.hdr, CQP_WQE_OPCODE);
+        op = cqp->ops[w.opcode];
+        name = op ? op->name : "unknown";
+        if (!!(w.hdr & CQP_WQE_VALID) != cqp->valid) {
+            /* The doorbell covered a slot the driver never made valid. */
+            cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_VALID);
+        } else if (!op) {
+            cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_OPCODE);
+        } else {
+            op->handler(d, &w, &r);
+        }
+    }
+    if (++cqp->tail == cqp->sq_size) {
+        cqp->tail = 0;
+        cqp->valid ^= 1;
+    }
+    emu_trace(&d->host, "cqp_wqe", "%s (0x%02x) idx=%u -> maj=0x%04x min=0x%04x ret=0x%x",
+              name, w.opcode, w.idx, r.maj, r.min, r.ret_val);
+    complete(d, w.idx, &r);
+}
+
+static void process(void *opaque)
+{
+    Cqp *cqp = opaque;
+    IrdmaDev *d = cqp->d;
+    unsigned head = pe_reg_get(d, PE_CQPDB, 0), n = 0;
+
+    cqp->ev = NULL;
+    if (!cqp->created) {
+        emu_trace(&d->host, "cqp_db_no_cqp", "head=%u: ignored", head);
+        return;
+    }
+    if (head >= cqp->sq_size) {
+        emu_trace(&d->host, "cqp_db_bad_head", "head=%u size=%u: ignored", head, cqp->sq_size);
+        return;
+    }
+    while (cqp->tail != head && n++ < CQP_BUDGET) {
+        process_one(d);
+        /* A handler may have destroyed the CQP (or the device reset). */
+        if (!cqp->created) {
+            return;
+        }
+    }
+    if (cqp->tail != head && !cqp->ev) {
+        cqp->ev = emu_event_schedule(&d->events, d->timing.cqp_cmd_ns, process, cqp);
+    }
+}
+
+void cqp_doorbell(IrdmaDev *d)
+{
+    Cqp *cqp = d->cqp;
+
+    /* OP_ERR reports failures of the WQEs of this doorbell, not of earlier ones. */
+    pe_reg_set(d, PE_CQPTAIL, 0, pe_reg_get(d, PE_CQPTAIL, 0) & ~PFPE_CQPTAIL_OP_ERR_M);
+    if (!cqp->ev) {
+        cqp->ev = emu_event_schedule(&d->events, d->timing.cqp_cmd_ns, process, cqp);
+    }
+}
+
+/* --- ops owned by the engine itself --- */
+
+static void op_nop(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    (void)d;
+    (void)w;
+    (void)r;
+}
+
+static void op_query_rdma_features(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint8_t buf[2 * 8];
+    uint64_t pa = cqp_qw(w, CQPWQE_FEAT_BUF_OFF);
+    uint64_t len = pe_get(w->hdr, CQPWQE_FEAT_BUF_LEN);
+
+    /* qw0 is both the feature count and the type-0 (firmware version) entry. */
+    st64(buf, pe_prep(FEAT_TYPE, FEAT_TYPE_FW_INFO) | pe_prep(FEAT_CNT, 2) |
+              pe_prep(FEAT_FW_MAJOR, FW_VER_MAJOR) | pe_prep(FEAT_FW_MINOR, FW_VER_MINOR));
+    st64(buf + 8, pe_prep(FEAT_TYPE, FEAT_TYPE_HW_VERSION) |
+                  pe_prep(FEAT_INFO, CQPHC_HW_MAJVER_GEN2));
+    if (len < 8 || pa % 8) {
+        cqp_fail(r, CQP_MAJ_ERROR, len < 8 ? CQP_MIN_BAD_SIZE : CQP_MIN_BAD_ADDR);
+        return;
+    }
+    /* A short buffer gets what fits; the count tells the driver to ask again. */
+    if (!pe_dma_write(d, pa, buf, MIN(len, sizeof(buf)))) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+    }
+}
+
+static void op_manage_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    Cqp *cqp = d->cqp;
+    unsigned idx = pe_get(w->hdr, CQPWQE_STATS_INST_INDEX);
+    uint64_t fn = pe_get(cqp_qw(w, CQPWQE_STATS_FN_OFF), CQPWQE_HMC_FN_ID);
+
+    if ((w->hdr & CQPWQE_STATS_USE_FN_INDEX) && fn != PE_PF_HMC_FN_ID) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        return;
+    }
+    if (!(w->hdr & CQPWQE_STATS_ALLOC_INST)) {
+        if (!cqp->stats_used[idx]) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+            return;
+        }
+        cqp->stats_used[idx] = 0;
+        return;
+    }
+    if (w->hdr & CQPWQE_STATS_USE_INST) {
+        if (cqp->stats_used[idx]) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+            return;
+        }
+    } else {
+        /* Lowest free instance from 1: the driver takes OPRETVAL as its fcn_id unchecked. */
+        for (idx = 1; idx < STATS_INST_MAX && cqp->stats_used[idx]; idx++) {
+        }
+        if (idx == STATS_INST_MAX) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+            return;
+        }
+    }
+    cqp->stats_used[idx] = 1;
+    r->ret_val = idx;
+}
+
+static void op_manage_arp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    unsigned idx = pe_get(w->hdr, CQPWQE_ARP_INDEX);
+    uint64_t gpa;
+    HmcStatus st = hmc_obj_gpa(d, HMC_ARP, idx, &gpa);
+
+    if (st != HMC_OK) {
+        hmc_status_fail(st, r);
+        return;
+    }
+    if (w->hdr & CQPWQE_ARP_ENTRYVALID) {
+        uint64_t mac = pe_get(cqp_qw(w, CQPWQE_ARP_MAC_OFF), CQPWQE_ARP_MAC);
+
+        d->cqp->arp[idx] = mac | CQP_ARP_VALID;
+        emu_trace(&d->host, "arp_add", "idx=%u mac=%012" G_GINT64_MODIFIER "x", idx, mac);
+    } else {
+        d->cqp->arp[idx] = 0;
+        emu_trace(&d->host, "arp_del", "idx=%u", idx);
+    }
+}
+
+bool cqp_arp_lookup(IrdmaDev *d, unsigned idx, uint64_t *mac)
+{
+    if (idx >= CQP_ARP_ENTRIES || !(d->cqp->arp[idx] & CQP_ARP_VALID)) {
+        return false;
+    }
+    *mac = d->cqp->arp[idx] & CQPWQE_ARP_MAC;
+    return true;
+}
+
+static const CqpOp misc_ops[] = {
+    { CQP_OP_MANAGE_ARP, "MANAGE_ARP", op_manage_arp },
+    { CQP_OP_QUERY_RDMA_FEATURES, "QUERY_RDMA_FEATURES", op_query_rdma_features },
+    { CQP_OP_NOP, "NOP", op_nop },
+    { CQP_OP_MANAGE_STATS, "MANAGE_STATS", op_manage_stats },
+};
+
+static const CqpOpTable cqp_misc_ops = { misc_ops, G_N_ELEMENTS(misc_ops) };

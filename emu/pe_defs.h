@@ -1,0 +1,234 @@
+/*
+ * pe_defs.h - layouts of the RDMA engine's (the "PE", protocol engine) host-memory structures as
+ * the gen2 irdma driver builds them: the CQP host context, CQP SQ WQEs, CCQ CQEs, CEQEs, AEQEs,
+ * the FPM query/commit buffers and SD entries. Everything is little-endian 64-bit words; a field
+ * is (byte offset of its qword, mask within it). Source: irdma defs.h, icrdma_hw.h, irdma.h.
+ */
+#ifndef IRDMA_EMU_PE_DEFS_H
+#define IRDMA_EMU_PE_DEFS_H
+
+#include <stdint.h>
+#include "le.h"
+
+#define PE_BIT64(n)        (1ull << (n))
+#define PE_MASK64(hi, lo)  ((~0ull >> (63 - (hi))) & ~((1ull << (lo)) - 1))
+
+/* The one field-extraction helper for every 64-bit layout below. */
+static inline uint64_t pe_get(uint64_t qw, uint64_t mask)
+{
+    return (qw & mask) >> __builtin_ctzll(mask);
+}
+
+static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
+{
+    return (v << __builtin_ctzll(mask)) & mask;
+}
+
+/* --- CQP host context (64 bytes at CCQPHIGH:CCQPLOW) --- */
+#define CQPHC_SIZE                 64
+#define CQPHC_QW0                  0
+#define CQPHC_SQSIZE               PE_MASK64(11, 8)   /* size = 2^(enc + 1) */
+#define CQPHC_PROTOCOL_USED        PE_MASK64(4, 3)
+#define CQPHC_SQBASE_OFF           8
+#define CQPHC_SQBASE               PE_MASK64(63, 9)
+#define CQPHC_QW2                  16
+#define CQPHC_HMC_PROFILE          PE_MASK64(2, 0)
+#define CQPHC_COMPL_CTX_OFF        24                 /* echoed in every CCQ CQE */
+#define CQPHC_QW4                  32
+#define CQPHC_HW_MAJVER            PE_MASK64(31, 16)
+#define CQPHC_HW_MINVER            PE_MASK64(15, 0)
+#define CQPHC_SQSIZE_ENC_MIN       1                  /* 4 WQEs */
+#define CQPHC_SQSIZE_ENC_MAX       10                 /* 2048 WQEs */
+#define CQPHC_PROTOCOL_ROCE        2
+#define CQPHC_HW_MAJVER_GEN2       1
+
+/* --- CQP SQ WQE (64 bytes); header qword at 24 is written last --- */
+#define CQP_WQE_SIZE               64
+#define CQP_WQE_HDR                24
+#define CQP_WQE_OPCODE             PE_MASK64(37, 32)
+#define CQP_WQE_VALID              PE_BIT64(63)
+#define CQP_NUM_OPCODES            64
+
+#define CQP_OP_CREATE_QP           0x00
+#define CQP_OP_MODIFY_QP           0x01
+#define CQP_OP_DESTROY_QP          0x02
+#define CQP_OP_CREATE_CQ           0x03
+#define CQP_OP_MODIFY_CQ           0x04
+#define CQP_OP_DESTROY_CQ          0x05
+#define CQP_OP_MANAGE_ARP          0x0f
+#define CQP_OP_QUERY_RDMA_FEATURES 0x12
+#define CQP_OP_CREATE_CEQ          0x16
+#define CQP_OP_DESTROY_CEQ         0x18
+#define CQP_OP_CREATE_AEQ          0x19
+#define CQP_OP_DESTROY_AEQ         0x1b
+#define CQP_OP_UPDATE_PE_SDS       0x1f
+#define CQP_OP_QUERY_FPM_VAL       0x20
+#define CQP_OP_COMMIT_FPM_VAL      0x21
+#define CQP_OP_NOP                 0x24
+#define CQP_OP_SHMC_PAGES_ALLOCATED 0x2b
+#define CQP_OP_WORK_SCHED_NODE     0x2c
+#define CQP_OP_MANAGE_STATS        0x2d
+
+/* Completion codes. Major 0 = success; 0xffff, 0xf000 and 0xf001 are the driver's named majors
+ * (defs.h). Real firmware's minor codes are not public except the few the driver tests
+ * (0x8002 "invalid state" -> -EBUSY, 0x8029 -> reset); the others are the model's own, chosen
+ * outside the driver's special list so each malformed-WQE class is distinguishable. */
+#define CQP_MAJ_OK                 0x0000
+#define CQP_MAJ_OBJCACHE_ERROR     0xf000             /* HMC backing missing */
+#define CQP_MAJ_ERROR              0xffff
+#define CQP_MIN_OK                 0x0000
+#define CQP_MIN_BAD_OPCODE         0x8001
+#define CQP_MIN_INVALID_STATE      0x8002             /* object exists / does not exist */
+#define CQP_MIN_BAD_ID             0x8003
+#define CQP_MIN_BAD_SIZE           0x8004
+#define CQP_MIN_BAD_ADDR           0x8005             /* unreachable or misaligned DMA */
+#define CQP_MIN_BAD_VALID          0x8010             /* doorbell past a WQE without VALID */
+#define CQP_MIN_BAD_FIELD          0x8011
+#define CQP_MIN_HMC_UNMAPPED       0x0001             /* with CQP_MAJ_OBJCACHE_ERROR */
+#define CQP_MIN_HMC_NOT_COMMITTED  0x0002             /* with CQP_MAJ_OBJCACHE_ERROR */
+
+/* --- CQ elements (32 bytes) and the CQ doorbell shadow area --- */
+#define CQE_SIZE                   32
+#define CQE_QW1_CTX                8
+#define CQE_QW2                    16
+#define CCQ_OPRETVAL               PE_MASK64(31, 0)
+#define CQE_HDR                    24
+#define CQE_MINERR                 PE_MASK64(15, 0)
+#define CQE_MAJERR                 PE_MASK64(31, 16)
+#define CQE_WQEIDX                 PE_MASK64(46, 32)
+#define CQE_ERROR                  PE_BIT64(55)
+#define CQE_SOEVENT                PE_BIT64(54)
+#define CQE_VALID                  PE_BIT64(63)
+#define CQ_SHADOW_CQEIDX_OFF       0
+#define CQ_SHADOW_CQEIDX           PE_MASK64(19, 0)
+#define CQ_SHADOW_ARM_OFF          32
+#define CQ_SHADOW_ARM_NEXT         PE_BIT64(14)
+#define CQ_SHADOW_ARM_NEXT_SE      PE_BIT64(15)
+
+/* --- CREATE_CQ / DESTROY_CQ WQE --- */
+#define CQPWQE_CQ_SIZE_OFF         0
+#define CQPWQE_CQ_SIZE             PE_MASK64(20, 0)
+#define CQPWQE_CQ_CTX_OFF          8
+#define CQPWQE_CQ_CTX              PE_MASK64(62, 0)
+#define CQPWQE_CQ_PA_OFF           32
+#define CQPWQE_CQ_SHADOW_OFF       40
+#define CQPWQE_CQ_PBL_OFF          48
+#define CQPWQE_FIRSTPMPBLIDX       PE_MASK64(27, 0)
+#define CQPWQE_CQ_ID               PE_MASK64(18, 0)
+#define CQPWQE_CQ_CEQID            PE_MASK64(31, 22)
+#define CQPWQE_LPBLSIZE            PE_MASK64(45, 44)
+#define CQPWQE_CQ_CHKOVERFLOW      PE_BIT64(46)
+#define CQPWQE_VIRTMAP             PE_BIT64(47)
+#define CQPWQE_CQ_ENCEQEMASK       PE_BIT64(48)
+#define CQPWQE_CQ_CEQIDVALID       PE_BIT64(49)
+#define CQPWQE_CQ_AVOIDMEMCNFLCT   PE_BIT64(61)
+#define CQ_SIZE_MAX                1048575u
+#define PBL_LEVEL_1                1
+
+/* --- CREATE_CEQ / CREATE_AEQ WQEs, CEQE (8 bytes), AEQE (16 bytes) --- */
+#define CQPWQE_EQ_ELEMS_OFF        16
+#define CQPWQE_CEQ_SIZE            PE_MASK64(21, 0)
+#define CQPWQE_AEQ_SIZE            PE_MASK64(18, 0)
+#define CQPWQE_EQ_PA_OFF           32
+#define CQPWQE_EQ_PBL_OFF          48
+#define CQPWQE_CEQ_ID              PE_MASK64(9, 0)
+#define CEQ_SIZE_MAX               262143u
+#define AEQ_SIZE_MAX               524287u
+#define CEQE_SIZE                  8
+#define CEQE_CTX                   PE_MASK64(62, 0)
+#define CEQE_VALID                 PE_BIT64(63)
+#define AEQE_SIZE                  16
+#define AEQE_QW1                   8
+#define AEQE_QPCQID_LOW            PE_MASK64(17, 0)
+#define AEQE_WQDESCIDX             PE_MASK64(32, 18)
+#define AEQE_OVERFLOW              PE_BIT64(33)
+#define AEQE_AECODE                PE_MASK64(45, 34)
+#define AEQE_QPCQID_HI             PE_BIT64(46)
+#define AEQE_AESRC                 PE_MASK64(53, 50)
+#define AEQE_IWSTATE               PE_MASK64(56, 54)
+#define AEQE_VALID                 PE_BIT64(63)
+
+/* --- QUERY_FPM_VAL / COMMIT_FPM_VAL WQEs and their 176-byte buffers --- */
+#define CQPWQE_FPM_FN_OFF          16
+#define CQPWQE_HMC_FN_ID           PE_MASK64(5, 0)
+#define CQPWQE_FPM_BUF_OFF         32
+#define CQPWQE_BUFSIZE             PE_MASK64(31, 0)
+#define FPM_BUF_SIZE               176
+#define FPM_BUF_ALIGN              8
+#define FPMQ_SD_OFF                0
+#define FPMQ_FIRST_PE_SD_INDEX     PE_MASK64(13, 0)
+#define FPMQ_MAX_PE_SDS            PE_MASK64(45, 32)
+#define FPMQ_MAX_CNT               PE_MASK64(31, 0)
+#define FPMQ_SIZE_EXP              PE_MASK64(63, 32)   /* or a block size for the *FL objects */
+#define FPMQ_MISC_OFF              120
+#define FPMQ_MAX_CEQS              PE_MASK64(9, 0)
+#define FPMQ_HTMULTIPLIER          PE_MASK64(19, 16)
+#define FPMQ_TIMERBUCKET           PE_MASK64(47, 32)
+#define FPMC_QP_CNT                PE_MASK64(18, 0)
+#define FPMC_CQ_CNT                PE_MASK64(19, 0)
+#define FPMC_CNT                   PE_MASK64(31, 0)
+#define FPMC_BASE                  PE_MASK64(63, 32)   /* in 512-byte units */
+#define FPM_BASE_UNIT              512
+
+/* --- UPDATE_PE_SDS WQE and SD entries --- */
+#define CQPWQE_SDS_E0_CMD_OFF      0
+#define CQPWQE_SDS_E0_DATA_OFF     8
+#define CQPWQE_SDS_BUF_OFF         16                  /* extra-entry buffer PA | HMCFNID */
+#define CQPWQE_SDS_BUF_PA          PE_MASK64(63, 6)
+#define CQPWQE_SDS_E1_CMD_OFF      32
+#define CQPWQE_SDS_E1_DATA_OFF     40
+#define CQPWQE_SDS_E2_CMD_OFF      48
+#define CQPWQE_SDS_E2_DATA_OFF     56
+#define CQPWQE_SDS_ENTRY_VALID     PE_BIT64(63)
+#define CQPWQE_SDS_ENTRY_COUNT     PE_MASK64(3, 0)      /* extra entries in the buffer */
+#define SDS_WQE_ENTRIES            3
+#define SDS_BUF_ENTRIES_MAX        8
+#define SDS_BUF_ENTRY_SIZE         16
+#define SD_CMD_IDX                 PE_MASK64(11, 0)
+#define SD_CMD_PARTSEL             PE_BIT64(15)
+#define SD_CMD_WRITE               PE_BIT64(31)
+#define SD_DATA_VALID              PE_BIT64(0)
+#define SD_DATA_DIRECT             PE_BIT64(1)
+#define SD_DATA_BPCOUNT            PE_MASK64(11, 2)
+#define SD_DATA_PA                 PE_MASK64(63, 12)
+#define PD_ENTRY_VALID             PE_BIT64(0)
+#define PD_ENTRY_PA                PE_MASK64(63, 12)
+
+/* --- SHMC_PAGES_ALLOCATED, QUERY_RDMA_FEATURES, MANAGE_STATS, MANAGE_ARP, WS node --- */
+#define CQPWQE_SHMC_FN_OFF         16
+#define CQPWQE_FEAT_BUF_OFF        32
+#define CQPWQE_FEAT_BUF_LEN        PE_MASK64(31, 0)
+#define FEAT_TYPE                  PE_MASK64(63, 48)
+#define FEAT_CNT                   PE_MASK64(47, 32)
+#define FEAT_INFO                  PE_MASK64(47, 0)
+#define FEAT_FW_MAJOR              PE_MASK64(31, 16)
+#define FEAT_FW_MINOR              PE_MASK64(15, 0)
+#define FEAT_TYPE_FW_INFO          0
+#define FEAT_TYPE_HW_VERSION       1
+#define CQPWQE_STATS_FN_OFF        40
+#define CQPWQE_STATS_INST_INDEX    PE_MASK64(6, 0)
+#define CQPWQE_STATS_USE_FN_INDEX  PE_BIT64(60)
+#define CQPWQE_STATS_USE_INST      PE_BIT64(61)
+#define CQPWQE_STATS_ALLOC_INST    PE_BIT64(62)
+#define STATS_INST_MAX             128
+#define CQPWQE_ARP_MAC_OFF         16
+#define CQPWQE_ARP_MAC             PE_MASK64(47, 0)
+#define CQPWQE_ARP_INDEX           PE_MASK64(11, 0)
+#define CQPWQE_ARP_ENTRYVALID      PE_BIT64(42)
+#define CQPWQE_ARP_PERMANENT       PE_BIT64(43)
+#define CQPWQE_WS_VSI_OFF          32
+#define CQPWQE_WS_VSI              PE_MASK64(57, 48)
+#define CQPWQE_WS_WEIGHT           PE_MASK64(38, 32)
+#define CQPWQE_WS_NODEID           PE_MASK64(9, 0)
+#define CQPWQE_WS_PARENTID         PE_MASK64(25, 16)
+#define CQPWQE_WS_NODEOP           PE_MASK64(53, 52)
+#define CQPWQE_WS_TC               PE_MASK64(58, 56)
+#define CQPWQE_WS_PRIOTYPE         PE_MASK64(60, 59)
+#define CQPWQE_WS_NODETYPE_LEAF    PE_BIT64(61)
+#define CQPWQE_WS_ENABLENODE       PE_BIT64(62)
+#define WS_NODEOP_ADD              0
+#define WS_NODEOP_MODIFY           1
+#define WS_NODEOP_DELETE           2
+#define WS_NODES_MAX               1024
+
+#endif
