@@ -58,6 +58,7 @@ typedef struct IrdmaDev {
     PeCqs *cqs;                  /* cq.c */
     PeEqs *eqs;                  /* ceq.c */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
+    uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
 } IrdmaDev;
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */

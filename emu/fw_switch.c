@@ -346,7 +346,9 @@ static uint16_t fw_add_vsi(IrdmaDev *d, AqCmd *c)
     }
     v = g_new0(FwVsi, 1);
     v->flags = ld16(c->params + VSI_FLAGS);
-    merge_sections(v->props, c->buf);
+    /* A new VSI takes its whole context: ice fills queue mapping, VLAN and queueing options
+     * for add_vsi without flagging their sections valid (valid_sections is for updates). */
+    memcpy(v->props, c->buf, FW_VSI_PROPS_SIZE);
     s->vsi[n] = v;
     s->num_vsi++;
     emu_trace(&d->host, "fw_vsi_add", "vsi %u type %u sections 0x%04x", n,
@@ -768,6 +770,35 @@ bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned
                 return action_vsi(s, ld32(r->data + LKUP_ACT), vsi);
             }
         }
+    }
+    return false;
+}
+
+#define VSI_Q_OPT_RSS               78
+#define VSI_Q_OPT_RSS_LUT_M         0x03
+#define VSI_Q_OPT_RSS_LUT_VSI       0x0
+#define VSI_Q_OPT_RSS_LUT_PF        0x2
+
+bool fw_switch_vsi_rss(FwSwitch *s, unsigned vsi, const uint8_t **key, const uint8_t **lut,
+                       unsigned *lut_size)
+{
+    FwVsi *v = vsi < FW_NUM_VSI ? s->vsi[vsi] : NULL;
+    unsigned type;
+
+    if (!v) {
+        return false;
+    }
+    type = v->props[VSI_Q_OPT_RSS] & VSI_Q_OPT_RSS_LUT_M;
+    *key = v->rss_key;
+    if (type == VSI_Q_OPT_RSS_LUT_PF && s->pf_lut_size) {
+        *lut = s->pf_lut;
+        *lut_size = s->pf_lut_size;
+        return true;
+    }
+    if (type == VSI_Q_OPT_RSS_LUT_VSI && v->rss_lut) {
+        *lut = v->rss_lut;
+        *lut_size = v->rss_lut_size;
+        return true;
     }
     return false;
 }

@@ -26,6 +26,11 @@ unsigned fw_switch_vsi_count(FwSwitch *s);
 /* Rx switching: the VSI the Rx rules forward @frame to (exact MAC/VLAN/ethertype rules first,
  * then promiscuous/default ones); false if no rule matches or the match drops it. */
 bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsi);
+
+/* RSS state of VSI @vsi for the Rx engine: its 52-byte key and the LUT its queueing options
+ * select (its own or the PF's); false if it has none programmed. */
+bool fw_switch_vsi_rss(FwSwitch *s, unsigned vsi, const uint8_t **key, const uint8_t **lut,
+                       unsigned *lut_size);
 unsigned fw_switch_rule_count(FwSwitch *s);
 
 #endif

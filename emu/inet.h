@@ -43,4 +43,21 @@ static inline int csum_verifies(uint32_t sum)
     return csum_fold(sum) == 0;
 }
 
+/* RSS: the Toeplitz hash of @n input bytes with a key of at least n + 4 bytes. */
+static inline uint32_t toeplitz_hash(const uint8_t *key, const uint8_t *in, size_t n)
+{
+    uint32_t hash = 0;
+    uint32_t window = ((uint32_t)key[0] << 24) | ((uint32_t)key[1] << 16) | (key[2] << 8) | key[3];
+
+    for (size_t i = 0; i < n; i++) {
+        for (int b = 7; b >= 0; b--) {
+            if (in[i] & (1u << b)) {
+                hash ^= window;
+            }
+            window = (window << 1) | ((key[i + 4] >> b) & 1);
+        }
+    }
+    return hash;
+}
+
 #endif

@@ -5,6 +5,7 @@
 #include "intr.h"
 #include "inet.h"
 #include "le.h"
+#include "roce.h"
 #include "trace.h"
 
 /* Rx queue context fields (ice_rlan_ctx_info): bit positions in the 32-byte context. */
@@ -29,12 +30,14 @@
 #define RXD_PKT_LEN             4
 #define RXD_STATUS0             8
 #define RXD_L2TAG1              10
+#define RXD_RSS_HASH            12
 #define RXDID_FLEX_NIC          2
 #define RXD_ST0_DD              (1u << 0)
 #define RXD_ST0_EOF             (1u << 1)
 #define RXD_ST0_L3L4P           (1u << 3)
 #define RXD_ST0_XSUM_IPE        (1u << 4)
 #define RXD_ST0_XSUM_L4E        (1u << 5)
+#define RXD_ST0_RSS_VALID       (1u << 12)
 #define RXD_ST0_L2TAG1P         (1u << 13)
 
 /* Packet types (ice_ptype_lkup) the parser reports. */
@@ -56,6 +59,10 @@
 #define VSI_INNER_VLAN_FLAGS    12
 #define VSI_INNER_VLAN_EMODE_M  0x18
 #define VSI_INNER_VLAN_EMODE_NOTHING 3
+#define VSI_TC_Q_NUM_M          0x7800      /* log2 of the TC's queue count */
+#define VSI_Q_OPT_FLAGS         80
+#define VSI_Q_OPT_PE_FLTR_EN    0x01
+#define RSS_MAX_INPUT           36
 
 #define ETH_HLEN                14
 #define ETH_P_IPV4              0x0800
@@ -79,6 +86,8 @@ typedef struct RxQueue {
 typedef struct RxFrame {
     unsigned q;
     unsigned vsi;
+    bool hashed;
+    uint32_t hash;
     size_t len;
     uint8_t data[];
 } RxFrame;
@@ -130,64 +139,114 @@ void lan_rx_tail(LanRx *r, unsigned q, uint32_t tail)
     }
 }
 
-/* What the parser reports for a frame (VLAN tag already removed): packet type and
- * checksum status bits. */
-static uint16_t classify(const uint8_t *f, size_t len, uint16_t *status)
+/* The headers of a frame as the parser finds them (offsets from the frame start). */
+typedef struct RxParse {
+    unsigned l3;            /* IP header, 0 if not IP */
+    unsigned l3len;         /* IPv4 header length / 40 for IPv6 */
+    bool v6, frag;
+    uint8_t proto;          /* L4 protocol (IPv6: the first next-header) */
+    unsigned l4;            /* L4 header, 0 if none */
+    size_t l4len;
+} RxParse;
+
+static void parse(const uint8_t *f, size_t len, RxParse *p)
 {
+    unsigned l2 = ETH_HLEN;
     uint16_t et;
 
-    *status = 0;
+    memset(p, 0, sizeof(*p));
     if (len < ETH_HLEN) {
-        return PTYPE_L2;
+        return;
     }
     et = get_be16(f + 12);
-    if (et == ETH_P_IPV4 && len >= ETH_HLEN + 20) {
-        const uint8_t *ip = f + ETH_HLEN;
-        unsigned ihl = (ip[0] & 0xf) * 4, tot = get_be16(ip + 2), proto = ip[9];
-        bool frag = get_be16(ip + 6) & 0x3fff;
-        const uint8_t *l4 = ip + ihl;
-        size_t l4len;
-        uint32_t sum;
-
-        if ((ip[0] >> 4) != 4 || ihl < 20 || tot < ihl || ETH_HLEN + tot > len) {
-            return PTYPE_L2;
-        }
-        *status = RXD_ST0_L3L4P;
-        if (!csum_verifies(csum_add(0, ip, ihl))) {
-            *status |= RXD_ST0_XSUM_IPE;
-        }
-        if (frag) {
-            return PTYPE_IPV4_FRAG;
-        }
-        l4len = tot - ihl;
-        if (proto == IPPROTO_TCP || (proto == IPPROTO_UDP && l4len >= 8 && get_be16(l4 + 6))) {
-            sum = csum_add(0, ip + 12, 8) + proto + l4len;
-            if (!csum_verifies(csum_add(sum, l4, l4len))) {
-                *status |= RXD_ST0_XSUM_L4E;
-            }
-        }
-        return proto == IPPROTO_TCP ? PTYPE_IPV4_TCP : proto == IPPROTO_UDP ? PTYPE_IPV4_UDP :
-               proto == IPPROTO_ICMP ? PTYPE_IPV4_ICMP : PTYPE_IPV4_PAY;
+    if (et == ETH_P_8021Q && len >= ETH_HLEN + 4) {
+        et = get_be16(f + 16);
+        l2 += 4;
     }
-    if (et == ETH_P_IPV6 && len >= ETH_HLEN + 40) {
-        const uint8_t *ip = f + ETH_HLEN;
-        unsigned plen = get_be16(ip + 4), nh = ip[6];
-        uint32_t sum;
+    if (et == ETH_P_IPV4 && len >= l2 + 20 && (f[l2] >> 4) == 4) {
+        const uint8_t *ip = f + l2;
+        unsigned ihl = (ip[0] & 0xf) * 4, tot = get_be16(ip + 2);
 
-        if ((ip[0] >> 4) != 6 || ETH_HLEN + 40 + plen > len) {
-            return PTYPE_L2;
+        if (ihl < 20 || tot < ihl || l2 + tot > len) {
+            return;
         }
-        *status = RXD_ST0_L3L4P;
-        if (nh == IPPROTO_TCP || nh == IPPROTO_UDP || nh == IPPROTO_ICMPV6) {
-            sum = csum_add(0, ip + 8, 32) + nh + plen;
-            if (!csum_verifies(csum_add(sum, ip + 40, plen))) {
-                *status |= RXD_ST0_XSUM_L4E;
-            }
+        *p = (RxParse) { .l3 = l2, .l3len = ihl, .proto = ip[9],
+                         .frag = get_be16(ip + 6) & 0x3fff, .l4 = l2 + ihl, .l4len = tot - ihl };
+    } else if (et == ETH_P_IPV6 && len >= l2 + 40 && (f[l2] >> 4) == 6) {
+        unsigned plen = get_be16(f + l2 + 4);
+
+        if (l2 + 40 + plen > len) {
+            return;
         }
-        return nh == IPPROTO_TCP ? PTYPE_IPV6_TCP : nh == IPPROTO_UDP ? PTYPE_IPV6_UDP :
-               nh == IPPROTO_ICMPV6 ? PTYPE_IPV6_ICMP : PTYPE_IPV6_PAY;
+        *p = (RxParse) { .l3 = l2, .l3len = 40, .v6 = true, .proto = f[l2 + 6],
+                         .l4 = l2 + 40, .l4len = plen };
     }
-    return PTYPE_L2;
+    if (p->frag || (p->proto != IPPROTO_TCP && p->proto != IPPROTO_UDP &&
+                    p->proto != IPPROTO_ICMP && p->proto != IPPROTO_ICMPV6)) {
+        p->l4 = 0;
+    }
+}
+
+static bool is_rocev2(const uint8_t *f, const RxParse *p)
+{
+    return p->l4 && p->proto == IPPROTO_UDP && p->l4len >= 8 &&
+           get_be16(f + p->l4 + 2) == ROCEV2_UDP_PORT;
+}
+
+/* Packet type and checksum status bits the parser reports for a frame. */
+static uint16_t classify(const uint8_t *f, const RxParse *p, uint16_t *status)
+{
+    uint32_t sum;
+
+    *status = 0;
+    if (!p->l3) {
+        return PTYPE_L2;
+    }
+    *status = RXD_ST0_L3L4P;
+    if (!p->v6 && !csum_verifies(csum_add(0, f + p->l3, p->l3len))) {
+        *status |= RXD_ST0_XSUM_IPE;
+    }
+    if (p->frag) {
+        return p->v6 ? PTYPE_IPV6_PAY : PTYPE_IPV4_FRAG;
+    }
+    if (p->l4 && (p->proto == IPPROTO_TCP || p->proto == IPPROTO_ICMPV6 ||
+                  (p->proto == IPPROTO_UDP && p->l4len >= 8 &&
+                   (p->v6 || get_be16(f + p->l4 + 6))))) {
+        sum = p->v6 ? csum_add(0, f + p->l3 + 8, 32) + (p->l4len >> 16) + (p->l4len & 0xffff)
+                    : csum_add(0, f + p->l3 + 12, 8) + p->l4len;
+        if (!csum_verifies(csum_add(sum + p->proto, f + p->l4, p->l4len))) {
+            *status |= RXD_ST0_XSUM_L4E;
+        }
+    }
+    switch (p->proto) {
+    case IPPROTO_TCP:
+        return p->v6 ? PTYPE_IPV6_TCP : PTYPE_IPV4_TCP;
+    case IPPROTO_UDP:
+        return p->v6 ? PTYPE_IPV6_UDP : PTYPE_IPV4_UDP;
+    case IPPROTO_ICMP:
+    case IPPROTO_ICMPV6:
+        return p->v6 ? PTYPE_IPV6_ICMP : PTYPE_IPV4_ICMP;
+    default:
+        return p->v6 ? PTYPE_IPV6_PAY : PTYPE_IPV4_PAY;
+    }
+}
+
+/* The RSS input ice's default flow configuration asks for: addresses, and ports for TCP/UDP
+ * (ice_vsi_set_rss_flow_fld); false for frames it does not hash. */
+static bool rss_input(const uint8_t *f, const RxParse *p, uint8_t *in, size_t *n)
+{
+    size_t alen = p->v6 ? 16 : 4;
+
+    if (!p->l3 || p->frag) {
+        return false;
+    }
+    memcpy(in, f + p->l3 + (p->v6 ? 8 : 12), 2 * alen);
+    *n = 2 * alen;
+    if (p->l4 && (p->proto == IPPROTO_TCP || p->proto == IPPROTO_UDP) && p->l4len >= 4) {
+        memcpy(in + *n, f + p->l4, 4);
+        *n += 4;
+    }
+    return true;
 }
 
 /* Writes one frame into queue @q's ring; false if it had to be dropped. */
@@ -199,6 +258,7 @@ static bool deliver(LanRx *r, const RxFrame *fr)
     uint8_t frame[RX_MAX_FRAME];
     size_t len = fr->len, off = 0;
     uint16_t ptype, status, vlan = 0;
+    RxParse parsed;
     bool strip, tagged;
     uint32_t avail, need;
 
@@ -211,7 +271,8 @@ static bool deliver(LanRx *r, const RxFrame *fr)
         memmove(frame + 12, frame + 16, len - 16);
         len -= 4;
     }
-    ptype = classify(frame, len, &status);
+    parse(frame, len, &parsed);
+    ptype = classify(frame, &parsed, &status);
     if (len > rq->rxmax && rq->rxmax) {
         r->stats.oversize++;
         return false;
@@ -241,7 +302,8 @@ static bool deliver(LanRx *r, const RxFrame *fr)
         st16(desc + RXD_PTYPE, ptype);
         st16(desc + RXD_PKT_LEN, n);
         if (off == len) {
-            st |= RXD_ST0_EOF | status;
+            st |= RXD_ST0_EOF | status | (fr->hashed ? RXD_ST0_RSS_VALID : 0);
+            st32(desc + RXD_RSS_HASH, fr->hash);
             if (tagged && strip) {
                 st |= RXD_ST0_L2TAG1P;
                 st16(desc + RXD_L2TAG1, vlan);
@@ -286,8 +348,11 @@ static void deliver_pending(void *opaque)
 void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
 {
     IrdmaDev *d = r->d;
-    const uint8_t *props;
-    unsigned vsi, q;
+    const uint8_t *props, *key, *lut;
+    uint8_t in[RSS_MAX_INPUT];
+    unsigned vsi, q, lut_size, tc0, nq;
+    size_t n;
+    RxParse p;
     RxFrame *fr;
 
     if (len < ETH_HLEN || len > RX_MAX_FRAME) {
@@ -302,17 +367,30 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
         return;
     }
     props = fw_switch_vsi_props(d->sw, vsi);
-    q = ld16(props + VSI_Q_MAPPING0) + (ld16(props + VSI_TC_MAPPING0) & VSI_TC_Q_OFFSET_M);
-    if (q >= LAN_NUM_RXQ || !r->q[q].enabled || g_queue_get_length(&r->pending) >= RX_MAX_PENDING) {
-        r->stats.no_queue++;
-        emu_trace(&d->host, "lan_rx_no_queue", "vsi %u queue %u not enabled (or backlog)", vsi, q);
+    parse(frame, len, &p);
+    if (is_rocev2(frame, &p) && (props[VSI_Q_OPT_FLAGS] & VSI_Q_OPT_PE_FLTR_EN)) {
+        roce_rx_frame(d, frame, len);
         return;
     }
     fr = g_malloc(sizeof(*fr) + len);
-    fr->q = q;
     fr->vsi = vsi;
     fr->len = len;
+    fr->hashed = fw_switch_vsi_rss(d->sw, vsi, &key, &lut, &lut_size) &&
+                 rss_input(frame, &p, in, &n);
+    fr->hash = fr->hashed ? toeplitz_hash(key, in, n) : 0;
+    /* The VSI's TC 0 queues: contiguous from q_mapping[0] + offset; RSS picks one. */
+    tc0 = ld16(props + VSI_TC_MAPPING0);
+    nq = 1u << emu_field_get(tc0, VSI_TC_Q_NUM_M);
+    q = ld16(props + VSI_Q_MAPPING0) + (tc0 & VSI_TC_Q_OFFSET_M) +
+        (fr->hashed ? lut[fr->hash % lut_size] % nq : 0);
+    fr->q = q;
     memcpy(fr->data, frame, len);
+    if (q >= LAN_NUM_RXQ || !r->q[q].enabled || g_queue_get_length(&r->pending) >= RX_MAX_PENDING) {
+        r->stats.no_queue++;
+        emu_trace(&d->host, "lan_rx_no_queue", "vsi %u queue %u not enabled (or backlog)", vsi, q);
+        g_free(fr);
+        return;
+    }
     g_queue_push_tail(&r->pending, fr);
     if (!r->ev) {
         r->ev = emu_event_schedule(&d->events, d->timing.lan_rx_ns, deliver_pending, r);

@@ -3,6 +3,7 @@
 #include "aq_util.h"
 #include "emu/e810_regs.h"
 #include "emu/ids.h"
+#include "emu/inet.h"
 
 START_TEST(reset_status_says_device_active_and_all_resets_done)
 {
@@ -110,6 +111,23 @@ START_TEST(corer_warns_through_oicr_then_resets)
 }
 END_TEST
 
+/* The verification vectors of the RSS specification (Microsoft's "Verifying the RSS hash
+ * calculation"): the default 40-byte key, IPv4 with and without TCP ports. */
+START_TEST(toeplitz_matches_the_rss_verification_vectors)
+{
+    static const uint8_t key[40] = {
+        0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+        0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+        0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+    };
+    /* 66.9.149.187:2794 -> 161.142.100.80:1766 */
+    static const uint8_t in[12] = { 66, 9, 149, 187, 161, 142, 100, 80, 0x0a, 0xea, 0x06, 0xe6 };
+
+    ck_assert_uint_eq(toeplitz_hash(key, in, 12), 0x51ccc178);
+    ck_assert_uint_eq(toeplitz_hash(key, in, 8), 0x323e8fc2);
+}
+END_TEST
+
 Suite *device_suite(void)
 {
     Suite *s = suite_create("device");
@@ -123,6 +141,7 @@ Suite *device_suite(void)
     tcase_add_test(tc, bad_configuration_is_refused_with_its_value_named);
     tcase_add_test(tc, rx_queue_enable_handshake_is_immediate);
     tcase_add_test(tc, corer_warns_through_oicr_then_resets);
+    tcase_add_test(tc, toeplitz_matches_the_rss_verification_vectors);
     suite_add_tcase(s, tc);
     return s;
 }

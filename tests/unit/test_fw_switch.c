@@ -12,8 +12,8 @@ static uint16_t add_vsi(AqtResp *r)
     uint8_t props[128] = { 0 };
     uint8_t params[AQ_PARAMS_SIZE] = { 0 };
 
-    st16(props, 0x0041);                     /* switch + Rx queue map sections */
-    props[2] = 0x5a;
+    st16(props, 0x0002);                     /* only "security" flagged, as ice does */
+    props[2] = 0x5a;                         /* the switch section still counts */
     st16(params + 6, 0x2);                   /* PF VSI */
     return aqt_send(h, d, AQC_ADD_VSI, AQ_FLAG_RD, params, props, sizeof(props), r);
 }

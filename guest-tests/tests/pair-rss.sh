@@ -1,0 +1,18 @@
+# Receive-side scaling: 16 TCP connections (new source ports each) from a to b. The receiver's
+# device hashes each flow (Toeplitz over addresses and ports with the key and LUT ice
+# programmed) to one of its queues, so more than one Rx queue must have carried traffic.
+. /tests/lib.sh
+ifc=$(pair_up)
+nq=$(ls -d "/sys/class/net/$ifc/queues/rx-"* | wc -l)
+[ "$nq" -ge 2 ] || fail "$ifc has $nq Rx queue(s); RSS needs 2 or more"
+for i in $(seq 1 16); do
+    case "$T_role" in
+        a) tcpxfer send "$T_peer" 5100 65536 "$i" > /dev/null || fail "send $i failed" ;;
+        b) tcpxfer recv 5100 65536 "$i" > /dev/null || fail "flow $i did not arrive intact" ;;
+    esac
+done
+[ "$T_role" = b ] || exit 0
+used=$(ethtool -S "$ifc" | grep -E "rx_queue_[0-9]+_packets" | awk '$2 > 0' | wc -l)
+ethtool -S "$ifc" | grep -E "rx_queue_[0-9]+_packets"
+[ "$used" -ge 2 ] || fail "all 16 flows landed on one Rx queue: no RSS"
+echo "16 flows spread over $used of $nq Rx queues"
