@@ -3,10 +3,24 @@
 #include "e810_regs.h"
 #include "trace.h"
 
+/* ITR registers count in 2 us units (ice: ICE_ITR_GRAN_S); ITR index 3 means "no ITR". */
+#define ITR_UNIT_NS         2000
+#define ITR_INDEX_NONE      3
+#define GLINT_ITR_INTERVAL_M 0xfff
+
+typedef struct VecHold {
+    IntrBlock *ib;
+    unsigned v;
+    EmuEvent *ev;                   /* the moderated fire, while an ITR interval runs */
+} VecHold;
+
 struct IntrBlock {
     IrdmaDev *d;
     uint8_t enabled[GLINT_NUM_VECTORS];
     uint8_t pending[GLINT_NUM_VECTORS];
+    uint64_t last_fire[GLINT_NUM_VECTORS];
+    uint8_t has_fired[GLINT_NUM_VECTORS];
+    VecHold hold[GLINT_NUM_VECTORS];
     uint32_t oicr;                  /* latched causes, cleared by reading PFINT_OICR */
 };
 
@@ -15,37 +29,82 @@ static void fire(IntrBlock *ib, unsigned v)
     IrdmaDev *d = ib->d;
 
     ib->pending[v] = 0;
+    ib->last_fire[v] = d->host.ops->clock_ns(d->host.opaque);
+    ib->has_fired[v] = 1;
     if (!(emu_regfile_read(d->regs, GLINT_CTL) & GLINT_CTL_DIS_AUTOMASK_M)) {
         ib->enabled[v] = 0;
     }
     d->host.ops->msix_notify(d->host.opaque, v);
 }
 
-void intr_raise_vector(IrdmaDev *d, unsigned vector)
+static void hold_expired(void *opaque)
+{
+    VecHold *h = opaque;
+    IntrBlock *ib = h->ib;
+
+    h->ev = NULL;
+    if (ib->enabled[h->v] && ib->pending[h->v]) {
+        fire(ib, h->v);
+    }
+}
+
+/* The ITR interval of vector @v for ITR index @itr_idx, in ns (0: not moderated). */
+static uint64_t itr_interval_ns(IrdmaDev *d, unsigned v, unsigned itr_idx)
+{
+    if (itr_idx >= GLINT_ITR_COUNT) {
+        return 0;
+    }
+    return (uint64_t)(emu_regfile_read(d->regs, GLINT_ITR(itr_idx, v)) & GLINT_ITR_INTERVAL_M) *
+           ITR_UNIT_NS;
+}
+
+/* A cause for vector @vector arrived: it fires now if the vector is enabled and its ITR
+ * interval since the last interrupt has run out; otherwise it waits (latched) for both. */
+static void raise_moderated(IrdmaDev *d, unsigned vector, unsigned itr_idx)
 {
     IntrBlock *ib = d->intr;
+    uint64_t now, interval;
 
     if (vector >= GLINT_NUM_VECTORS) {
         emu_trace(&d->host, "intr_bad_vector", "vector=%u", vector);
         return;
     }
+    ib->pending[vector] = 1;
+    if (ib->hold[vector].ev) {
+        return;             /* fires when the running interval ends */
+    }
+    now = d->host.ops->clock_ns(d->host.opaque);
+    interval = itr_interval_ns(d, vector, itr_idx);
+    if (interval && ib->has_fired[vector] && now < ib->last_fire[vector] + interval) {
+        ib->hold[vector].ev = emu_event_schedule(&d->events, ib->last_fire[vector] + interval - now,
+                                                 hold_expired, &ib->hold[vector]);
+        return;
+    }
     if (ib->enabled[vector]) {
         fire(ib, vector);
     } else {
-        ib->pending[vector] = 1;
         emu_trace(&d->host, "intr_pending", "vector=%u (INTENA clear)", vector);
     }
 }
 
-static void raise_cause(IrdmaDev *d, uint32_t ctl_off, const char *what)
+void intr_raise_vector(IrdmaDev *d, unsigned vector)
 {
-    uint32_t ctl = emu_regfile_read(d->regs, ctl_off);
+    raise_moderated(d, vector, ITR_INDEX_NONE);
+}
 
+void intr_raise_ctl(IrdmaDev *d, uint32_t ctl, const char *what)
+{
     if (!(ctl & PFINT_CTL_CAUSE_ENA_M)) {
         emu_trace(&d->host, "intr_cause_disabled", "%s", what);
         return;
     }
-    intr_raise_vector(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M));
+    raise_moderated(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M),
+                    emu_field_get(ctl, PFINT_CTL_ITR_INDX_M));
+}
+
+static void raise_cause(IrdmaDev *d, uint32_t ctl_off, const char *what)
+{
+    intr_raise_ctl(d, emu_regfile_read(d->regs, ctl_off), what);
 }
 
 void intr_raise_fw(IrdmaDev *d)
@@ -77,6 +136,11 @@ static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
     if (!(val & GLINT_DYN_CTL_INTENA_MSK_M)) {
         ib->enabled[v] = !!(val & GLINT_DYN_CTL_INTENA_M);
     }
+    /* ITR_INDX 0-2 with INTERVAL: set that ITR of the vector (ice_buildreg_itr). */
+    if (emu_field_get(val, GLINT_DYN_CTL_ITR_INDX_M) < GLINT_ITR_COUNT) {
+        emu_regfile_write(d->regs, GLINT_ITR(emu_field_get(val, GLINT_DYN_CTL_ITR_INDX_M), v),
+                          emu_field_get(val, GLINT_DYN_CTL_INTERVAL_M));
+    }
     /* Stored without the self-clearing command bits. CLEARPBA clears the MSI-X pending bit of
      * a message already sent (the host's PBA), not a cause latched while INTENA was clear:
      * ice re-enables with CLEARPBA after every NAPI poll, and a completion that arrived
@@ -89,7 +153,7 @@ static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
          * check kicks a queue whose vector is masked. */
         emu_trace(&d->host, "intr_swint", "vector=%u", v);
         fire(ib, v);
-    } else if (ib->enabled[v] && ib->pending[v]) {
+    } else if (ib->enabled[v] && ib->pending[v] && !ib->hold[v].ev) {
         fire(ib, v);
     }
 }
@@ -136,12 +200,16 @@ IntrBlock *intr_new(IrdmaDev *d)
     IntrBlock *ib = g_new0(IntrBlock, 1);
 
     ib->d = d;
+    for (unsigned v = 0; v < GLINT_NUM_VECTORS; v++) {
+        ib->hold[v] = (VecHold) { .ib = ib, .v = v };
+    }
     emu_regfile_add(d->regs, intr_regs, G_N_ELEMENTS(intr_regs), ib);
     return ib;
 }
 
 void intr_free(IntrBlock *ib)
 {
+    intr_reset(ib);
     g_free(ib);
 }
 
@@ -153,7 +221,14 @@ void intr_regs_reset(IntrBlock *ib)
 
 void intr_reset(IntrBlock *ib)
 {
+    for (unsigned v = 0; v < GLINT_NUM_VECTORS; v++) {
+        if (ib->hold[v].ev) {
+            emu_event_cancel(&ib->d->events, ib->hold[v].ev);
+            ib->hold[v].ev = NULL;
+        }
+    }
     memset(ib->enabled, 0, sizeof(ib->enabled));
     memset(ib->pending, 0, sizeof(ib->pending));
+    memset(ib->has_fired, 0, sizeof(ib->has_fired));
     ib->oicr = 0;
 }

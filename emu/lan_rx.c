@@ -336,11 +336,8 @@ static void deliver_pending(void *opaque)
     }
     g_hash_table_iter_init(&it, irq_queues);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
-        uint32_t ctl = emu_regfile_read(d->regs, QINT_RQCTL(GPOINTER_TO_UINT(key)));
-
-        if (ctl & PFINT_CTL_CAUSE_ENA_M) {
-            intr_raise_vector(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M));
-        }
+        intr_raise_ctl(d, emu_regfile_read(d->regs, QINT_RQCTL(GPOINTER_TO_UINT(key))),
+                       "rx queue");
     }
     g_hash_table_destroy(irq_queues);
 }

@@ -358,11 +358,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
         walked++;
     }
     if (irq) {
-        uint32_t ctl = emu_regfile_read(d->regs, QINT_TQCTL(txq));
-
-        if (ctl & PFINT_CTL_CAUSE_ENA_M) {
-            intr_raise_vector(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M));
-        }
+        intr_raise_ctl(d, emu_regfile_read(d->regs, QINT_TQCTL(txq)), "tx queue");
     }
     if (r->head != r->tail) {
         /* Budget spent: continue after the host's main loop had its turn. */

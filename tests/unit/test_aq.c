@@ -4,6 +4,7 @@
 #include "emu/aq.h"
 #include "emu/e810_regs.h"
 #include "emu/fw.h"
+#include "emu/intr.h"
 #include "emu/le.h"
 
 START_TEST(get_version_completes_with_dd_cmp_and_advances_head)
@@ -217,6 +218,29 @@ START_TEST(swint_fires_even_while_masked)
 }
 END_TEST
 
+START_TEST(itr_holds_a_cause_until_its_interval_has_passed)
+{
+    uint32_t ctl = PFINT_CTL_CAUSE_ENA_M | (0u << 11) | 4;     /* ITR 0, vector 4 */
+    uint32_t enable = GLINT_DYN_CTL_INTENA_M | (3u << 3);      /* ITR_INDX none: ITRs kept */
+
+    /* ice_buildreg_itr: ITR_INDX 0 with INTERVAL 25 sets ITR 0 to 50 us. */
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(4), GLINT_DYN_CTL_INTENA_M | (25u << 5));
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLINT_ITR(0, 4)), 25);
+    intr_raise_ctl(d, ctl, "test");
+    ck_assert_uint_eq(h->irqs->len, 1);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(4), enable);
+    h->now_ns += 10000;
+    intr_raise_ctl(d, ctl, "test");                             /* 10 us later: held */
+    ck_assert_uint_eq(h->irqs->len, 1);
+    fake_host_advance(h, d, h->now_ns + 40000);                 /* the 50 us are over */
+    ck_assert_uint_eq(h->irqs->len, 2);
+    /* Without an ITR index the cause is not moderated. */
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(4), enable);
+    intr_raise_ctl(d, PFINT_CTL_CAUSE_ENA_M | (3u << 11) | 4, "test");
+    ck_assert_uint_eq(h->irqs->len, 3);
+}
+END_TEST
+
 START_TEST(pf_reset_clears_the_rings)
 {
     ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
@@ -249,6 +273,7 @@ Suite *aq_suite(void)
     tcase_add_test(tc, masked_vector_fires_when_reenabled);
     tcase_add_test(tc, reenabling_with_clearpba_keeps_a_latched_cause);
     tcase_add_test(tc, swint_fires_even_while_masked);
+    tcase_add_test(tc, itr_holds_a_cause_until_its_interval_has_passed);
     tcase_add_test(tc, pf_reset_clears_the_rings);
     suite_add_tcase(s, tc);
     return s;
