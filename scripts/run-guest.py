@@ -35,6 +35,9 @@ def parse_args(argv):
     p.add_argument("--peer-tests", help="boot a second guest on a shared wire running these "
                    "tests (comma-separated); the first gets t.role=a, this one t.role=b")
     p.add_argument("--peer-list", help="the second guest's tests as a named list")
+    p.add_argument("--wire", choices=("socket", "dgram", "hub"), default="socket",
+                   help="two guests: the netdev joining them (socket or dgram, UDP on loopback); "
+                   "one guest: 'hub' puts a QEMU hub between the NIC and user networking")
     p.add_argument("--smp", type=int, default=2)
     p.add_argument("--mem", default="1G")
     p.add_argument("--test-timeout", type=int, default=120, help="per test, seconds (guest)")
@@ -117,21 +120,21 @@ def host_request(qmp, words):
 class Guest:
     """One QEMU guest: its command line, its serial log, the results its /init reports."""
 
-    def __init__(self, a, name, tests, mac, netdev, extra_append):
+    def __init__(self, a, name, tests, mac, netdevs, extra_append):
         self.a, self.name, self.tests, self.mac = a, name, tests, mac
         self.log_path = a.log if name == "a" else a.log[:-4] + f"-{name}.log"
         self.qmp_path = self.log_path + ".qmp"
         if os.path.exists(self.qmp_path):
             os.unlink(self.qmp_path)
         self.qmp = Qmp(self.qmp_path)
-        self.cmd = self.command(netdev, extra_append)
+        self.cmd = self.command(netdevs, extra_append)
         self.results, self.marks = {}, {}
         self.buf = b""
         self.in_dmesg = False
         self.proc = None
         self.log = None
 
-    def command(self, netdev, extra_append):
+    def command(self, netdevs, extra_append):
         a = self.a
         # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
         append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
@@ -141,7 +144,8 @@ class Guest:
                "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
                "-kernel", a.kernel, "-initrd", a.initrd]
         if a.nic != "none":
-            cmd += ["-netdev", netdev]
+            for nd in netdevs:
+                cmd += ["-netdev", nd]
         if a.nic == "irdma-sim":
             dev = f"irdma-sim,netdev=n0,mac={self.mac}"
             if a.msix is not None:
@@ -233,16 +237,25 @@ def run(a):
         # Two guests on one wire: a QEMU UDP socket pair on loopback.
         pa, pb = free_udp_ports(2)
         mac_b = a.mac[:-2] + f"{(int(a.mac[-2:], 16) + 1) % 256:02x}"
+
+        def wire(local, remote):
+            if a.wire == "dgram":
+                return [f"dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port={local},"
+                        f"remote.type=inet,remote.host=127.0.0.1,remote.port={remote}"]
+            return [f"socket,id=n0,udp=127.0.0.1:{remote},localaddr=127.0.0.1:{local}"]
+
         guests = [
-            Guest(a, "a", a.test_names, a.mac,
-                  f"socket,id=n0,udp=127.0.0.1:{pb},localaddr=127.0.0.1:{pa}",
+            Guest(a, "a", a.test_names, a.mac, wire(pa, pb),
                   ["t.role=a", "t.ip=10.0.3.1", "t.peer=10.0.3.2"]),
-            Guest(a, "b", a.peer_tests, mac_b,
-                  f"socket,id=n0,udp=127.0.0.1:{pa},localaddr=127.0.0.1:{pb}",
+            Guest(a, "b", a.peer_tests, mac_b, wire(pb, pa),
                   ["t.role=b", "t.ip=10.0.3.2", "t.peer=10.0.3.1"]),
         ]
     else:
-        guests = [Guest(a, "a", a.test_names, a.mac, "user,id=n0,restrict=on", [])]
+        net = ["user,id=n0,restrict=on"]
+        if a.wire == "hub":
+            net = ["hubport,id=n0,hubid=0", "user,id=u0,restrict=on",
+                   "hubport,id=hp1,hubid=0,netdev=u0"]
+        guests = [Guest(a, "a", a.test_names, a.mac, net, [])]
     t0 = time.monotonic()
     sel = selectors.DefaultSelector()
     for g in guests:
