@@ -77,6 +77,21 @@ bool eqs_ceq_exists(IrdmaDev *d, unsigned ceq_id)
     return ceq_id < PE_MAX_CEQS && d->eqs->ceq[ceq_id].created;
 }
 
+unsigned eqs_ceq_count(IrdmaDev *d)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < PE_MAX_CEQS; i++) {
+        n += d->eqs->ceq[i].created;
+    }
+    return n;
+}
+
+bool eqs_aeq_exists(IrdmaDev *d)
+{
+    return d->eqs->aeq.created;
+}
+
 bool eqs_ceq_post(IrdmaDev *d, unsigned ceq_id, uint64_t cq_ctx)
 {
     uint8_t ceqe[CEQE_SIZE];

@@ -19,6 +19,9 @@ void eqs_reset(PeEqs *eqs);
 extern const CqpOpTable eqs_cqp_ops;
 
 bool eqs_ceq_exists(IrdmaDev *d, unsigned ceq_id);
+/* Live CEQs; whether the AEQ exists. */
+unsigned eqs_ceq_count(IrdmaDev *d);
+bool eqs_aeq_exists(IrdmaDev *d);
 /* Post a CEQE carrying @cq_ctx on CEQ @ceq_id and interrupt; false if there is no such CEQ. */
 bool eqs_ceq_post(IrdmaDev *d, unsigned ceq_id, uint64_t cq_ctx);
 

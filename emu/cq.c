@@ -56,6 +56,11 @@ bool cq_exists(IrdmaDev *d, uint32_t id)
     return lookup(d, id) != NULL;
 }
 
+unsigned cq_count(IrdmaDev *d)
+{
+    return g_hash_table_size(d->cqs->cqs);
+}
+
 /* True if the consumer index in the shadow area says the ring has no free slot. Only a ring
  * whose every slot is unconsumed is full: the polarity tells a fresh CQE from an old one. */
 static bool cq_full(IrdmaDev *d, const PeCq *cq)

@@ -22,6 +22,8 @@ void cq_block_reset(PeCqs *cqs);
 extern const CqpOpTable cq_cqp_ops;
 
 bool cq_exists(IrdmaDev *d, uint32_t id);
+/* Live CQs (the CCQ included). */
+unsigned cq_count(IrdmaDev *d);
 /* Write @cqe (CQE_SIZE bytes; the device sets VALID) into CQ @id. @notify: a solicited or
  * error completion (wakes ARM_NEXT_SE). False if there is no such CQ or it is full. */
 bool cq_post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], bool notify);

@@ -18,6 +18,8 @@
 #include "pe_regs.h"
 #include "cqp.h"
 #include "hmc.h"
+#include "qp.h"
+#include "ws.h"
 #include "cq.h"
 #include "ceq.h"
 #include "trace.h"
@@ -79,6 +81,8 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->hmc = hmc_new(d);
     d->cqs = cq_block_new(d);
     d->eqs = eqs_new(d);
+    d->qps = qp_block_new(d);
+    d->ws = ws_new(d);
     return d;
 }
 
@@ -87,6 +91,8 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    ws_free(d->ws);
+    qp_block_free(d->qps);
     eqs_free(d->eqs);
     cq_block_free(d->cqs);
     hmc_free(d->hmc);
@@ -118,6 +124,8 @@ static void reset_pf_state(IrdmaDev *d)
     cqp_reset(d->cqp);
     cq_block_reset(d->cqs);
     eqs_reset(d->eqs);
+    qp_block_reset(d->qps);
+    ws_reset(d->ws);
     hmc_reset(d->hmc);
     pe_regs_reset(d);
     intr_reset(d->intr);

@@ -35,6 +35,8 @@ typedef struct Cqp Cqp;
 typedef struct PeHmc PeHmc;
 typedef struct PeCqs PeCqs;
 typedef struct PeEqs PeEqs;
+typedef struct PeQps PeQps;
+typedef struct PeWs PeWs;
 
 typedef struct IrdmaDev {
     IrdmaHost host;
@@ -57,8 +59,12 @@ typedef struct IrdmaDev {
     PeHmc *hmc;                  /* hmc.c */
     PeCqs *cqs;                  /* cq.c */
     PeEqs *eqs;                  /* ceq.c */
+    PeQps *qps;                  /* qp.c */
+    PeWs *ws;                    /* ws.c: the RDMA work scheduler tree */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
     uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
+    uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */
+    uint64_t rdma_leaked;        /* RDMA objects found alive at those checks, summed */
 } IrdmaDev;
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */

@@ -64,10 +64,12 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQP_OP_UPDATE_PE_SDS       0x1f
 #define CQP_OP_QUERY_FPM_VAL       0x20
 #define CQP_OP_COMMIT_FPM_VAL      0x21
+#define CQP_OP_FLUSH_WQES          0x22               /* also GEN_AE: same opcode */
 #define CQP_OP_NOP                 0x24
 #define CQP_OP_SHMC_PAGES_ALLOCATED 0x2b
 #define CQP_OP_WORK_SCHED_NODE     0x2c
 #define CQP_OP_MANAGE_STATS        0x2d
+#define CQP_OP_GATHER_STATS        0x2e
 
 /* Completion codes. Major 0 = success; 0xffff, 0xf000 and 0xf001 are the driver's named majors
  * (defs.h). Real firmware's minor codes are not public except the few the driver tests
@@ -230,5 +232,152 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define WS_NODEOP_MODIFY           1
 #define WS_NODEOP_DELETE           2
 #define WS_NODES_MAX               1024
+#define WS_ROOT_ID                 0                   /* its own parent (ws.c) */
+
+/* --- GATHER_STATS WQE and the statistics buffer (struct irdma_gather_stats, type.h) --- */
+#define CQPWQE_GSTATS_BUF_OFF      32
+#define GSTATS_BUF_SIZE            1024                /* IRDMA_GATHER_STATS_BUF_SIZE */
+#define GSTATS_BUF_ALIGN           8
+#define GSTATS_IP4RXOCTS           8                   /* byte offsets of 64-bit counters */
+#define GSTATS_IP4RXPKTS           16
+#define GSTATS_IP6RXOCTS           56
+#define GSTATS_IP6RXPKTS           64
+#define GSTATS_IP4TXOCTS           104
+#define GSTATS_IP4TXPKTS           112
+#define GSTATS_IP6TXOCTS           144
+#define GSTATS_IP6TXPKTS           152
+#define GSTATS_UDPRXPKTS           224
+#define GSTATS_UDPTXPKTS           232
+#define GSTATS_RDMARXWRS           240
+#define GSTATS_RDMARXRDS           248
+#define GSTATS_RDMARXSNDS          256
+#define GSTATS_RDMATXWRS           264
+#define GSTATS_RDMATXRDS           272
+#define GSTATS_RDMATXSNDS          280
+#define GSTATS_USED_SIZE           680                 /* sizeof(struct irdma_gather_stats) */
+
+/* --- CREATE_QP / MODIFY_QP / DESTROY_QP WQE --- */
+#define CQPWQE_QP_MSS_OFF          8                   /* MODIFY only */
+#define CQPWQE_QP_NEWMSS           PE_MASK64(45, 32)
+#define CQPWQE_QP_TERMLEN          PE_MASK64(51, 48)
+#define CQPWQE_QP_CTX_OFF          16                  /* host context PA (256 B) */
+#define CQPWQE_QP_SHADOW_OFF       40                  /* QP doorbell shadow area PA */
+#define CQPWQE_QP_ID               PE_MASK64(23, 0)
+#define CQPWQE_QP_ORDVALID         PE_BIT64(42)
+#define CQPWQE_QP_TOECTXVALID      PE_BIT64(43)
+#define CQPWQE_QP_CACHEDVARVALID   PE_BIT64(44)
+#define CQPWQE_QP_VQ               PE_BIT64(45)        /* SQ/RQ addresses are PBLE indices */
+#define CQPWQE_QP_FORCELOOPBACK    PE_BIT64(46)
+#define CQPWQE_QP_CQNUMVALID       PE_BIT64(47)
+#define CQPWQE_QP_TYPE             PE_MASK64(50, 48)
+#define CQPWQE_QP_MACVALID         PE_BIT64(51)
+#define CQPWQE_QP_MSSCHANGE        PE_BIT64(52)
+#define CQPWQE_QP_IGNOREMWBOUND    PE_BIT64(54)
+#define CQPWQE_QP_REMOVEHASHENTRY  PE_BIT64(55)
+#define CQPWQE_QP_TERMACT          PE_MASK64(57, 56)
+#define CQPWQE_QP_RESETCON         PE_BIT64(58)
+#define CQPWQE_QP_ARPTABIDXVALID   PE_BIT64(59)
+#define CQPWQE_QP_NEXTSTATE        PE_MASK64(62, 60)
+#define QP_TYPE_IWARP              1
+#define QP_TYPE_UDA                2
+#define QP_TYPE_ROCE_RC            3
+#define QP_TYPE_ROCE_UD            4
+/* QP states as next_iwarp_state / AEQE IWSTATE encode them (defs.h). */
+#define QP_STATE_INVALID           0                   /* RESET: before CREATE */
+#define QP_STATE_IDLE              1                   /* INIT */
+#define QP_STATE_RTS               2
+#define QP_STATE_SQD               3                   /* iWARP: CLOSING */
+#define QP_STATE_RTR               4
+#define QP_STATE_TERMINATE         5
+#define QP_STATE_ERROR             6
+
+/* --- FLUSH_WQES / GEN_AE WQE --- */
+#define CQPWQE_FLUSH_AE_OFF        8
+#define CQPWQE_FLUSH_AECODE        PE_MASK64(15, 0)
+#define CQPWQE_FLUSH_AESOURCE      PE_MASK64(19, 16)
+#define CQPWQE_FLUSH_CODES_OFF     16
+#define CQPWQE_FLUSH_RQMNERR       PE_MASK64(15, 0)
+#define CQPWQE_FLUSH_RQMJERR       PE_MASK64(31, 16)
+#define CQPWQE_FLUSH_SQMNERR       PE_MASK64(47, 32)
+#define CQPWQE_FLUSH_SQMJERR       PE_MASK64(63, 48)
+#define CQPWQE_FLUSH_GENERATE_AE   PE_BIT64(59)
+#define CQPWQE_FLUSH_USERFLCODE    PE_BIT64(60)
+#define CQPWQE_FLUSH_SQ            PE_BIT64(61)
+#define CQPWQE_FLUSH_RQ            PE_BIT64(62)
+/* FLUSH_WQES completion minor codes the driver tests (main.h). */
+#define CQP_MIN_NOTHING_FLUSHED    0
+#define CQP_MIN_RQ_WQE_FLUSHED     2
+#define CQP_MIN_SQ_WQE_FLUSHED     3
+#define CQP_MIN_BOTH_FLUSHED       1                   /* the model's: not one of the above */
+#define AE_QP_SUSPEND_COMPLETE     0x0900
+#define AE_SOURCE_RSVD             0
+
+/* --- QP host context (256 B after a 256-B Q2 area; irdma_sc_qp_setctx_roce) --- */
+#define QPC_SIZE                   256
+#define QPC_Q2_SIZE                256                 /* what precedes it in the buffer */
+#define QPC_QW0                    0
+#define QPC_IPV4                   PE_BIT64(3)
+#define QPC_INSERTVLANTAG          PE_BIT64(5)
+#define QPC_ISQP1                  PE_BIT64(6)
+#define QPC_RQWQESIZE              PE_MASK64(9, 8)     /* RQ WQE = 32 << enc bytes */
+#define QPC_PDIDXHI                PE_MASK64(21, 20)
+#define QPC_PPIDX                  PE_MASK64(41, 32)
+#define QPC_PMENA                  PE_BIT64(47)
+#define QPC_SQADDR_OFF             8                   /* PA, or first PBLE index with VQ */
+#define QPC_RQADDR_OFF             16
+#define QPC_QW3                    24
+#define QPC_TTL                    PE_MASK64(7, 0)
+#define QPC_RQSIZE                 PE_MASK64(11, 8)    /* quanta = 4 << enc */
+#define QPC_SQSIZE                 PE_MASK64(15, 12)
+#define QPC_TOS                    PE_MASK64(31, 24)
+#define QPC_SRCPORT                PE_MASK64(47, 32)
+#define QPC_DSTPORT                PE_MASK64(63, 48)
+#define QPC_DESTIP23_OFF           32                  /* [63:32] word 2, [31:0] word 3 (IPv4) */
+#define QPC_DESTIP01_OFF           40
+#define QPC_QW6                    48
+#define QPC_SNDMSS                 PE_MASK64(29, 16)
+#define QPC_VLANTAG                PE_MASK64(47, 32)
+#define QPC_ARPIDX                 PE_MASK64(63, 48)
+#define QPC_QW7                    56
+#define QPC_FLOWLABEL              PE_MASK64(19, 0)
+#define QPC_ACKCREDITS             PE_MASK64(24, 20)
+#define QPC_PKEY                   PE_MASK64(47, 32)
+#define QPC_PDIDX                  PE_MASK64(63, 48)
+#define QPC_QW8                    64
+#define QPC_DESTQP                 PE_MASK64(23, 0)
+#define QPC_QKEY                   PE_MASK64(63, 32)
+#define QPC_QW10                   80
+#define QPC_PSNNXT                 PE_MASK64(23, 0)
+#define QPC_QW11                   88
+#define QPC_EPSN                   PE_MASK64(23, 0)
+#define QPC_QW16                   128
+#define QPC_REXMIT_THRESH          PE_MASK64(53, 48)
+#define QPC_RNRNAK_THRESH          PE_MASK64(56, 54)
+#define QPC_QW17                   136
+#define QPC_TXCQNUM                PE_MASK64(18, 0)
+#define QPC_RXCQNUM                PE_MASK64(50, 32)
+#define QPC_QW18                   144
+#define QPC_STAT_INDEX             PE_MASK64(6, 0)
+#define QPC_MAC_OFF                152                 /* source MAC << 16 */
+#define QPC_MACADDRESS             PE_MASK64(63, 16)
+#define QPC_QW20                   160
+#define QPC_ORDSIZE                PE_MASK64(7, 0)
+#define QPC_IRDSIZE                PE_MASK64(18, 16)
+#define QPC_WRRDRSPOK              PE_BIT64(20)
+#define QPC_RDOK                   PE_BIT64(21)
+#define QPC_FASTREGEN              PE_BIT64(24)
+#define QPC_PRIVEN                 PE_BIT64(25)
+#define QPC_USESTATSINSTANCE       PE_BIT64(26)
+#define QPC_COMPL_CTX_OFF          168                 /* echoed in CQEs and QP AEQEs */
+#define QPC_QW22                   176
+#define QPC_QSHANDLE               PE_MASK64(25, 16)
+#define QPC_LOCALIP23_OFF          184
+#define QPC_LOCALIP01_OFF          192
+#define QPC_QW26                   208
+#define QPC_REMENDPOINTIDX         PE_MASK64(16, 0)
+#define QP_WQ_QUANTUM              32                  /* SQ/RQ ring unit */
+#define QP_WQ_SIZE_ENC_MAX         13                  /* 32768 quanta, IRDMA_QP_SW_MAX_*_QUANTA */
+#define QP_SHADOW_SIZE             64                  /* IRDMA_SHADOW_AREA_SIZE qwords */
+#define QP_PUSH_PAGES              1024                /* PPIDX is 10 bits */
 
 #endif

@@ -10,6 +10,7 @@
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
+#include "qom/object.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_regs.h"
@@ -272,6 +273,11 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
     }
     pcie_dev_ser_num_init(pdev, IRDMA_SIM_EXTCAP_DSN, irdma_sim_dsn(cfg.mac));
 
+    /* For test harnesses (qom-get): what the RDMA teardown leak checks found. */
+    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-teardowns", &s->core->rdma_teardowns,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-leaked", &s->core->rdma_leaked,
+                                   OBJ_PROP_FLAG_READ);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
                           DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);

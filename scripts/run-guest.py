@@ -110,10 +110,14 @@ class Qmp:
                 return reply
 
 
-# What a guest test may ask of the host with a line "@@HOST <command> <args>" on the console.
+# What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
+# console; the harness answers on the console with "@@REPLY <id> <json>" (guest-tests lib.sh
+# host_ask reads it back).
 def host_request(qmp, words):
     if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
         return qmp.execute("set_link", name=words[1], up=words[2] == "on")
+    if len(words) == 2 and words[0] == "qom-get":
+        return qmp.execute("qom-get", path="/machine/peripheral/nic0", property=words[1])
     return {"error": f"unknown host request {' '.join(words)!r}"}
 
 
@@ -147,7 +151,7 @@ class Guest:
             for nd in netdevs:
                 cmd += ["-netdev", nd]
         if a.nic == "irdma-sim":
-            dev = f"irdma-sim,netdev=n0,mac={self.mac}"
+            dev = f"irdma-sim,id=nic0,netdev=n0,mac={self.mac}"
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
                 append.append(f"t.msix={a.msix}")
@@ -167,7 +171,7 @@ class Guest:
         self.t0 = t0
         self.log = open(self.log_path, "w")
         self.log.write("# " + " ".join(self.cmd) + "\n")
-        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
 
     def feed(self, chunk):
@@ -184,10 +188,15 @@ class Guest:
             self.in_dmesg = True
         elif line.startswith("@@DMESG-END"):
             self.in_dmesg = False
-        m = re.search(r"@@HOST (.*)$", line)
+        m = re.search(r"@@HOST (\S+) (.*)$", line)
         if m:
-            reply = host_request(self.qmp, m.group(1).split())
-            self.log.write(f"# host request {m.group(1)!r}: {json.dumps(reply)}\n")
+            reply = host_request(self.qmp, m.group(2).split())
+            self.log.write(f"# host request {m.group(2)!r}: {json.dumps(reply)}\n")
+            try:
+                self.proc.stdin.write(f"@@REPLY {m.group(1)} {json.dumps(reply)}\n".encode())
+                self.proc.stdin.flush()
+            except OSError:
+                pass
         m = re.search(r"@@(INIT|DONE)\b", line)
         if m:
             self.marks[m.group(1)] = now

@@ -7,10 +7,10 @@ ifc=$(ice_up "$slot")
 ip link set dev "$ifc" up
 wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc"
 ups=$(dmesg | grep -c "ice $slot $ifc: NIC Link is up")
-echo "@@HOST set_link n0 off" > /dev/console
+host_ask "set_link n0 off" | grep -q '"return"' || fail "the host could not set_link off"
 wait_for "grep -qx 0 /sys/class/net/$ifc/carrier" 20 || fail "carrier stayed up after set_link off"
 wait_dmesg "ice $slot $ifc: NIC Link is Down" 10 || fail "ice did not log link down"
-echo "@@HOST set_link n0 on" > /dev/console
+host_ask "set_link n0 on" | grep -q '"return"' || fail "the host could not set_link on"
 wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "carrier did not come back after set_link on"
 [ "$(dmesg | grep -c "ice $slot $ifc: NIC Link is up")" -gt "$ups" ] || fail "ice did not log link up again"
 echo "link went down and up with the netdev"

@@ -83,3 +83,39 @@ pair_up() {
     wait_for "ping -c 1 -W 1 $T_peer" 90 || fail "peer $T_peer never answered"
     echo "$ifc"
 }
+
+# Ask the host harness and print its JSON answer, or fail after $2 seconds (default 20). The
+# request is "@@HOST <id> <command>" on the console; the harness types "@@REPLY <id> <json>"
+# back on it, and lines with other ids (answers nobody waited for) are skipped.
+host_ask() {
+    id="$$.$RANDOM"
+    echo "@@HOST $id $1" > /dev/console
+    while IFS= read -r -t "${2:-20}" line < /dev/console; do
+        case "$line" in
+            *"@@REPLY $id "*) echo "${line#*@@REPLY $id }"; return 0 ;;
+        esac
+    done
+    fail "no answer from the host to '$1'"
+}
+
+# The value of a read-only property of the irdma-sim device, through the host's QMP.
+host_device_prop() {
+    host_ask "qom-get $1" | sed -n 's/.*"return": *\([0-9][0-9]*\).*/\1/p'
+}
+
+# Load irdma on top of ice and wait for irdma0's port to be active; prints the netdev.
+irdma_up() {
+    slot=$(irdma_sim_slot) || fail "no irdma-sim function"
+    ifc=$(ice_up "$slot")
+    ip link set dev "$ifc" up
+    modprobe irdma || fail "modprobe irdma failed"
+    wait_for "[ -e /sys/class/infiniband/irdma0/ports/1/state ]" 60 || fail "no ib_device irdma0"
+    wait_for "grep -q ACTIVE /sys/class/infiniband/irdma0/ports/1/state" 30 ||
+        fail "irdma0 port 1 is $(cat /sys/class/infiniband/irdma0/ports/1/state)"
+    echo "$ifc"
+}
+
+# irdma / ib_core lines that report a failure.
+irdma_error_lines() {
+    dmesg | grep -E "irdma|infiniband" | grep -iE "fail|error|couldn't|unable|timeout"
+}

@@ -15,6 +15,7 @@ Suite *fw_link_suite(void);
 Suite *fw_switch_suite(void);
 Suite *cqp_suite(void);
 Suite *hmc_suite(void);
+Suite *qp_suite(void);
 
 int main(void)
 {
@@ -33,6 +34,7 @@ int main(void)
     srunner_add_suite(sr, fw_switch_suite());
     srunner_add_suite(sr, cqp_suite());
     srunner_add_suite(sr, hmc_suite());
+    srunner_add_suite(sr, qp_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
