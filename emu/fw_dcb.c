@@ -108,11 +108,6 @@ void fw_dcb_get_ets(FwDcb *s, FwEtsCfg *out)
     *out = s->cfg.ets;
 }
 
-bool fw_dcb_agent_running(FwDcb *s)
-{
-    return s->agent_running;
-}
-
 /* Apply a configuration: scheduler TCs and the UP->TC register follow it. */
 static void apply_cfg(FwDcb *s, const DcbCfg *cfg)
 {

@@ -35,6 +35,5 @@ typedef struct FwEtsCfg {
 } FwEtsCfg;
 
 void fw_dcb_get_ets(FwDcb *s, FwEtsCfg *out);
-bool fw_dcb_agent_running(FwDcb *s);
 
 #endif

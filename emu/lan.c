@@ -31,7 +31,6 @@ static void qrx_tail_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
     lan_rx_tail(d->lan_rx, q, val);
 }
 
-/* QRX_CTRL first: lan_rxq_enabled() reads it as lan_regs[0]. */
 static void qtx_dbell_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
 {
     IrdmaDev *d = blk;
@@ -84,7 +83,3 @@ void lan_pf_reset(IrdmaDev *d)
     emu_regfile_reset_regs(d->regs, lan_regs, G_N_ELEMENTS(lan_regs));
 }
 
-bool lan_rxq_enabled(IrdmaDev *d, unsigned q)
-{
-    return q < LAN_NUM_RXQ && (emu_reg_get(d->regs, &lan_regs[0], q) & QRX_CTRL_QENA_STAT_M);
-}

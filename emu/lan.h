@@ -13,7 +13,4 @@ void lan_block_init(IrdmaDev *d);
 /* PF reset: every queue disabled, contexts and doorbells cleared. */
 void lan_pf_reset(IrdmaDev *d);
 
-/* Whether Rx queue @q is enabled (QENA_STAT). */
-bool lan_rxq_enabled(IrdmaDev *d, unsigned q);
-
 #endif

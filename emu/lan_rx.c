@@ -419,7 +419,7 @@ void lan_rx_free(LanRx *r)
     g_free(r);
 }
 
-const LanRxStats *lan_rx_stats(LanRx *r)
+LanRxStats *lan_rx_stats(LanRx *r)
 {
     return &r->stats;
 }

@@ -31,6 +31,6 @@ typedef struct LanRxStats {
     uint64_t frames, bytes, filtered, no_queue, no_desc, dma_errors, oversize;
 } LanRxStats;
 
-const LanRxStats *lan_rx_stats(LanRx *r);
+LanRxStats *lan_rx_stats(LanRx *r);
 
 #endif

@@ -420,7 +420,7 @@ void lan_tx_free(LanTx *t)
     g_free(t);
 }
 
-const LanTxStats *lan_tx_stats(LanTx *t)
+LanTxStats *lan_tx_stats(LanTx *t)
 {
     return &t->stats;
 }

@@ -22,6 +22,6 @@ typedef struct LanTxStats {
     uint64_t frames, bytes, dropped_link_down, bad_desc, dma_errors;
 } LanTxStats;
 
-const LanTxStats *lan_tx_stats(LanTx *t);
+LanTxStats *lan_tx_stats(LanTx *t);
 
 #endif

@@ -22,6 +22,8 @@
 
 #include "emu/device.h"
 #include "emu/ids.h"
+#include "emu/lan_rx.h"
+#include "emu/lan_tx.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
@@ -278,6 +280,15 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
                                    OBJ_PROP_FLAG_READ);
     object_property_add_uint64_ptr(OBJECT(s), "x-rdma-leaked", &s->core->rdma_leaked,
                                    OBJ_PROP_FLAG_READ);
+    /* ... and the LAN engines' counters, which the guest's statistics registers lack. */
+    object_property_add_uint64_ptr(OBJECT(s), "x-lan-tx-frames",
+                                   &lan_tx_stats(s->core->lan_tx)->frames, OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-frames",
+                                   &lan_rx_stats(s->core->lan_rx)->frames, OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-no-desc",
+                                   &lan_rx_stats(s->core->lan_rx)->no_desc, OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-filtered",
+                                   &lan_rx_stats(s->core->lan_rx)->filtered, OBJ_PROP_FLAG_READ);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
                           DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);
