@@ -201,6 +201,68 @@ static void op_create_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
               virt ? "virtual" : "contiguous", cq->ceq_valid ? cq->ceq_id : -1);
 }
 
+/* MODIFY_CQ (irdma_resize_cq): with CQRESIZE the CQ moves to the new ring at slot 0 with
+ * polarity 1; CQEs already written to the old one stay where they are (the driver drains
+ * them). Any modify may change overflow checking and the shadow area. Not for the CCQ. */
+static void op_modify_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint32_t id = pe_get(w->hdr, CQPWQE_CQ_ID);
+    PeCq *cq = lookup(d, id);
+    bool resize = w->hdr & CQPWQE_CQ_RESIZE, virt = w->hdr & CQPWQE_VIRTMAP;
+    uint64_t size = pe_get(cqp_qw(w, CQPWQE_CQ_SIZE_OFF), CQPWQE_CQ_SIZE);
+    uint64_t shadow = cqp_qw(w, CQPWQE_CQ_SHADOW_OFF);
+    PeQueueMap map = {
+        .virt = virt,
+        .pa = cqp_qw(w, CQPWQE_CQ_PA_OFF),
+        .first_pble = pe_get(cqp_qw(w, CQPWQE_CQ_PBL_OFF), CQPWQE_FIRSTPMPBLIDX),
+    };
+    HmcStatus st;
+
+    if (!cq || id == CQ_ID_CCQ) {
+        cqp_fail(r, CQP_MAJ_ERROR, cq ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "cq_modify_refused", "cq=%u: %s", id, cq ? "the CCQ" : "no such CQ");
+        return;
+    }
+    if (shadow == 0 || shadow % 8) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+        emu_trace(&d->host, "cq_modify_bad_shadow", "cq=%u", id);
+        return;
+    }
+    if (resize) {
+        if (size == 0 || size > CQ_SIZE_MAX) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
+            emu_trace(&d->host, "cq_resize_bad_size", "cq=%u size=%" G_GINT64_MODIFIER "u",
+                      id, size);
+            return;
+        }
+        if ((w->hdr & CQPWQE_CQ_AVOIDMEMCNFLCT) ||
+            (virt && pe_get(w->hdr, CQPWQE_LPBLSIZE) != PBL_LEVEL_1)) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+            emu_trace(&d->host, "cq_resize_bad_field", "cq=%u", id);
+            return;
+        }
+        if (!virt && (map.pa == 0 || map.pa % CQE_SIZE)) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+            emu_trace(&d->host, "cq_resize_bad_addr", "cq=%u", id);
+            return;
+        }
+        st = hmc_queue_check(d, &map, size * CQE_SIZE);
+        if (st != HMC_OK) {
+            hmc_status_fail(st, r);
+            emu_trace(&d->host, "cq_resize_unmapped", "cq=%u", id);
+            return;
+        }
+        cq->map = map;
+        cq->size = size;
+        cq->head = 0;
+        cq->valid = 1;
+    }
+    cq->shadow_pa = shadow;
+    cq->chk_overflow = w->hdr & CQPWQE_CQ_CHKOVERFLOW;
+    emu_trace(&d->host, resize ? "cq_resize" : "cq_modify", "cq=%u size=%u %s", id, cq->size,
+              cq->map.virt ? "virtual" : "contiguous");
+}
+
 static void op_destroy_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 {
     uint32_t id = pe_get(w->hdr, CQPWQE_CQ_ID);
@@ -216,6 +278,7 @@ static void op_destroy_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
 static const CqpOp cq_ops[] = {
     { CQP_OP_CREATE_CQ, "CREATE_CQ", op_create_cq },
+    { CQP_OP_MODIFY_CQ, "MODIFY_CQ", op_modify_cq },
     { CQP_OP_DESTROY_CQ, "DESTROY_CQ", op_destroy_cq },
 };
 

@@ -1,6 +1,6 @@
 /*
- * cq.h - completion queues: CREATE_CQ/DESTROY_CQ, writing CQEs with the ring's valid-bit
- * polarity, the CQ doorbell shadow area and the arm doorbell (PFPE_CQARM).
+ * cq.h - completion queues: CREATE_CQ, MODIFY_CQ (resize), DESTROY_CQ, writing CQEs with the
+ * ring's valid-bit polarity, the CQ doorbell shadow area and the arm doorbell (PFPE_CQARM).
  *
  * CQ 0 is the CQP's own completion queue (the CCQ). A CQ armed through its shadow area and
  * PFPE_CQARM gets one CEQE (the CQ's completion context) on its CEQ at the next CQE, then is

@@ -8,6 +8,9 @@
 #include "qp.h"
 #include "trace.h"
 #include "ws.h"
+#include "mr.h"
+#include "ah.h"
+#include "ltab.h"
 
 /* ARP_INDEX is 12 bits; the committed ARP count bounds it further. */
 #define CQP_ARP_ENTRIES  4096
@@ -35,6 +38,7 @@ static const CqpOpTable cqp_misc_ops;
 
 static const CqpOpTable *const op_tables[] = {
     &cqp_misc_ops, &hmc_cqp_ops, &cq_cqp_ops, &eqs_cqp_ops, &qp_cqp_ops, &ws_cqp_ops,
+    &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops,
 };
 
 Cqp *cqp_new(IrdmaDev *d)
@@ -123,6 +127,9 @@ void cqp_context_written(IrdmaDev *d)
         eqs_reset(d->eqs);
         qp_block_reset(d->qps);
         ws_reset(d->ws);
+        mr_block_reset(d->mrs);
+        ah_block_reset(d->ahs);
+        ltab_reset(d->ltab);
         hmc_reset(d->hmc);
         return;
     }
@@ -390,14 +397,18 @@ unsigned cqp_leak_check(IrdmaDev *d)
 {
     unsigned stats = 0, qps = qp_count(d), cqs = cq_count(d), ceqs = eqs_ceq_count(d);
     unsigned aeq = eqs_aeq_exists(d), ws = ws_node_count(d), total;
+    unsigned mrs = mr_count(d), ahs = ah_count(d), mcgs = mcg_count(d);
+    unsigned apbvt = ltab_apbvt_count(d), qhash = ltab_qhash_count(d);
+    unsigned lmacs = ltab_local_mac_count(d), push = ltab_push_page_count(d);
 
     for (unsigned i = 0; i < STATS_INST_MAX; i++) {
         stats += d->cqp->stats_used[i];
     }
-    total = qps + cqs + ceqs + aeq + ws + stats;
+    total = qps + cqs + ceqs + aeq + ws + stats + mrs + ahs + mcgs + apbvt + qhash + lmacs + push;
     emu_trace(&d->host, total ? "cqp_leak" : "cqp_leak_check",
-              "live after CQP destroy: qps=%u cqs=%u ceqs=%u aeq=%u ws_nodes=%u stats_inst=%u",
-              qps, cqs, ceqs, aeq, ws, stats);
+              "live after CQP destroy: qps=%u cqs=%u ceqs=%u aeq=%u ws_nodes=%u stats_inst=%u "
+              "mrs=%u ahs=%u mcgs=%u apbvt_ports=%u qhash=%u local_macs=%u push_pages=%u",
+              qps, cqs, ceqs, aeq, ws, stats, mrs, ahs, mcgs, apbvt, qhash, lmacs, push);
     return total;
 }
 

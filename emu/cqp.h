@@ -42,7 +42,8 @@ bool cqp_stats_inst_allocated(IrdmaDev *d, unsigned idx);
 /* Add @delta to the 64-bit gather-stats counter at byte offset @off (GSTATS_*) of instance
  * @inst (0: the function's own). GATHER_STATS writes them out. */
 void cqp_stats_count(IrdmaDev *d, unsigned inst, unsigned off, uint64_t delta);
-/* Count what is still alive (QPs, CQs, CEQs, the AEQ, WS nodes, stats instances) and trace it
+/* Count what is still alive (QPs, CQs, CEQs, the AEQ, WS nodes, stats instances, MRs/MWs, AHs,
+ * multicast groups, APBVT ports, quad-hash entries, local MACs, push pages) and trace it
  * ("cqp_leak" if anything is, else "cqp_leak_check"); run at every CQP destroy. */
 unsigned cqp_leak_check(IrdmaDev *d);
 

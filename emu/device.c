@@ -20,6 +20,9 @@
 #include "hmc.h"
 #include "qp.h"
 #include "ws.h"
+#include "mr.h"
+#include "ah.h"
+#include "ltab.h"
 #include "cq.h"
 #include "ceq.h"
 #include "trace.h"
@@ -83,6 +86,9 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->eqs = eqs_new(d);
     d->qps = qp_block_new(d);
     d->ws = ws_new(d);
+    d->mrs = mr_block_new(d);
+    d->ahs = ah_block_new(d);
+    d->ltab = ltab_new(d);
     return d;
 }
 
@@ -91,6 +97,9 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    ltab_free(d->ltab);
+    ah_block_free(d->ahs);
+    mr_block_free(d->mrs);
     ws_free(d->ws);
     qp_block_free(d->qps);
     eqs_free(d->eqs);
@@ -126,6 +135,9 @@ static void reset_pf_state(IrdmaDev *d)
     eqs_reset(d->eqs);
     qp_block_reset(d->qps);
     ws_reset(d->ws);
+    mr_block_reset(d->mrs);
+    ah_block_reset(d->ahs);
+    ltab_reset(d->ltab);
     hmc_reset(d->hmc);
     pe_regs_reset(d);
     intr_reset(d->intr);

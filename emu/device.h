@@ -37,6 +37,9 @@ typedef struct PeCqs PeCqs;
 typedef struct PeEqs PeEqs;
 typedef struct PeQps PeQps;
 typedef struct PeWs PeWs;
+typedef struct PeMrs PeMrs;
+typedef struct PeAhs PeAhs;
+typedef struct PeLtab PeLtab;
 
 typedef struct IrdmaDev {
     IrdmaHost host;
@@ -61,6 +64,9 @@ typedef struct IrdmaDev {
     PeEqs *eqs;                  /* ceq.c */
     PeQps *qps;                  /* qp.c */
     PeWs *ws;                    /* ws.c: the RDMA work scheduler tree */
+    PeMrs *mrs;                  /* mr.c: the STag table (MRs and MWs) */
+    PeAhs *ahs;                  /* ah.c: address handles, multicast groups */
+    PeLtab *ltab;                /* ltab.c: APBVT, quad hash, local MACs, push pages */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
     uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
     uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */

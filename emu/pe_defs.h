@@ -55,17 +55,33 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQP_OP_CREATE_CQ           0x03
 #define CQP_OP_MODIFY_CQ           0x04
 #define CQP_OP_DESTROY_CQ          0x05
+#define CQP_OP_ALLOC_STAG          0x09               /* also MW alloc: STAG_MR clear */
+#define CQP_OP_REG_MR              0x0a
+#define CQP_OP_DEALLOC_STAG        0x0d
+#define CQP_OP_MANAGE_LOC_MAC      0x0e               /* add / delete (FREEENTRY) */
 #define CQP_OP_MANAGE_ARP          0x0f
+#define CQP_OP_MANAGE_PUSH_PAGES   0x11
 #define CQP_OP_QUERY_RDMA_FEATURES 0x12
+#define CQP_OP_ALLOC_LOC_MAC       0x14
 #define CQP_OP_CREATE_CEQ          0x16
 #define CQP_OP_DESTROY_CEQ         0x18
 #define CQP_OP_CREATE_AEQ          0x19
 #define CQP_OP_DESTROY_AEQ         0x1b
+#define CQP_OP_CREATE_AH           0x1c
+#define CQP_OP_MODIFY_AH           0x1d
+#define CQP_OP_DESTROY_AH          0x1e
 #define CQP_OP_UPDATE_PE_SDS       0x1f
 #define CQP_OP_QUERY_FPM_VAL       0x20
 #define CQP_OP_COMMIT_FPM_VAL      0x21
 #define CQP_OP_FLUSH_WQES          0x22               /* also GEN_AE: same opcode */
+#define CQP_OP_MANAGE_APBVT        0x23
 #define CQP_OP_NOP                 0x24
+#define CQP_OP_MANAGE_QHASH        0x25
+#define CQP_OP_CREATE_MCAST_GRP    0x26
+#define CQP_OP_MODIFY_MCAST_GRP    0x27
+#define CQP_OP_DESTROY_MCAST_GRP   0x28
+#define CQP_OP_SUSPEND_QP          0x29
+#define CQP_OP_RESUME_QP           0x2a
 #define CQP_OP_SHMC_PAGES_ALLOCATED 0x2b
 #define CQP_OP_WORK_SCHED_NODE     0x2c
 #define CQP_OP_MANAGE_STATS        0x2d
@@ -379,5 +395,133 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define QP_WQ_SIZE_ENC_MAX         13                  /* 32768 quanta, IRDMA_QP_SW_MAX_*_QUANTA */
 #define QP_SHADOW_SIZE             64                  /* IRDMA_SHADOW_AREA_SIZE qwords */
 #define QP_PUSH_PAGES              1024                /* PPIDX is 10 bits */
+
+/* --- MODIFY_CQ (resize) WQE: the CREATE_CQ layout plus --- */
+#define CQPWQE_CQ_RESIZE           PE_BIT64(43)
+
+/* --- SUSPEND_QP / RESUME_QP WQEs (the QP id in the header as CQPWQE_QP_ID) --- */
+#define CQPWQE_RESUME_QS_OFF       16
+#define CQPWQE_RESUME_QSHANDLE     PE_MASK64(31, 0)
+
+/* --- ALLOC_STAG (MR and MW), REG_MR, DEALLOC_STAG WQEs --- */
+#define CQPWQE_STAG_VA_OFF         0                   /* VA (VA-based) or first-byte offset */
+#define CQPWQE_STAG_LEN_OFF        8
+#define CQPWQE_STAG_LEN            PE_MASK64(45, 0)
+#define CQPWQE_STAG_PDID           PE_MASK64(63, 46)   /* gen2 (icrdma_hw.h) */
+#define CQPWQE_STAG_IDX_OFF        16
+#define CQPWQE_STAG_KEY            PE_MASK64(7, 0)
+#define CQPWQE_STAG_IDX            PE_MASK64(31, 8)    /* STag >> 8: driver key bits on top */
+#define CQPWQE_STAG_PA_OFF         32                  /* the one page without a PBL */
+#define CQPWQE_STAG_FN_OFF         40
+#define CQPWQE_STAG_HMCFNIDX       PE_MASK64(5, 0)
+#define CQPWQE_STAG_PBL_OFF        48                  /* CQPWQE_FIRSTPMPBLIDX */
+#define CQPWQE_STAG_MWTYPE         PE_BIT64(42)        /* MW: 1 = type 1 */
+#define CQPWQE_STAG_MR             PE_BIT64(43)
+#define CQPWQE_STAG_HPAGESIZE      PE_MASK64(47, 46)
+#define CQPWQE_STAG_ARIGHTS        PE_MASK64(52, 48)
+#define CQPWQE_STAG_REMACCENABLED  PE_BIT64(53)
+#define CQPWQE_STAG_MW1_NO_KEY     PE_BIT64(58)        /* MW1_BIND_DONT_VLDT_KEY */
+#define CQPWQE_STAG_VABASEDTO      PE_BIT64(59)
+#define CQPWQE_STAG_USEHMCFNIDX    PE_BIT64(60)
+#define CQPWQE_STAG_USEPFRID       PE_BIT64(61)
+#define STAG_RIGHT_LOCAL_READ      0x01                /* ARIGHTS (user.h) */
+#define STAG_RIGHT_LOCAL_WRITE     0x02
+#define STAG_RIGHT_REMOTE_READ     0x04
+#define STAG_RIGHT_REMOTE_WRITE    0x08
+#define STAG_RIGHT_BIND            0x10
+#define STAG_PAGE_4K               0                   /* HPAGESIZE */
+#define STAG_PAGE_2M               1
+#define STAG_PAGE_1G               2
+#define PBL_LEVEL_NONE             0                   /* LPBLSIZE of an MR */
+#define PBL_LEVEL_2                3                   /* root PBLEs hold leaf PBLE indices */
+#define PBLES_PER_LEAF             512
+/* The STag index takes max(log2(MR count), 14) bits above the key (hw.c: mr_stagmask). */
+#define STAG_IDX_BITS_MIN          14
+
+/* --- CREATE/MODIFY/DESTROY_ADDR_HANDLE WQE (uda_d.h, irdma_sc_access_ah) --- */
+#define CQPWQE_AH_MAC_OFF          0
+#define CQPWQE_AH_MAC              PE_MASK64(63, 16)   /* source MAC, MAC[0] in bits 63:56 */
+#define CQPWQE_AH_QW1              8
+#define CQPWQE_AH_VLANTAG          PE_MASK64(15, 0)
+#define CQPWQE_AH_TC               PE_MASK64(39, 32)
+#define CQPWQE_AH_PDINDEXLO        PE_MASK64(63, 48)
+#define CQPWQE_AH_QW2              16
+#define CQPWQE_AH_FLOWLABEL        PE_MASK64(19, 0)
+#define CQPWQE_AH_PDINDEXHI        PE_MASK64(21, 20)
+#define CQPWQE_AH_HOPLIMIT         PE_MASK64(39, 32)
+#define CQPWQE_AH_ARPINDEX         PE_MASK64(63, 48)
+#define CQPWQE_AH_DESTIP23_OFF     32                  /* IPv4: the address in [31:0] */
+#define CQPWQE_AH_DESTIP01_OFF     40
+#define CQPWQE_AH_SRCIP23_OFF      48
+#define CQPWQE_AH_SRCIP01_OFF      56
+#define CQPWQE_IP_ADDR0            PE_MASK64(63, 32)   /* words 0/2 of an IPv6 address */
+#define CQPWQE_IP_ADDR1            PE_MASK64(31, 0)    /* words 1/3; the IPv4 address */
+#define CQPWQE_AH_AVIDX            PE_MASK64(16, 0)
+#define CQPWQE_AH_IPV4VALID        PE_BIT64(59)
+#define CQPWQE_AH_INSERTVLANTAG    PE_BIT64(60)
+#define CQPWQE_AH_DOLOOPBACK       PE_BIT64(62)
+
+/* --- CREATE/MODIFY/DESTROY_MCAST_GRP WQE and the 8-entry group context --- */
+#define CQPWQE_MG_MAC_OFF          0                   /* dest MAC, MAC[0] in bits 47:40 */
+#define CQPWQE_MG_MAC              PE_MASK64(47, 0)
+#define CQPWQE_MG_QW2              16
+#define CQPWQE_MG_QS_HANDLE        PE_MASK64(9, 0)
+#define CQPWQE_MG_VLANID           PE_MASK64(43, 32)
+#define CQPWQE_MG_CTX_OFF          32
+#define CQPWQE_MG_IP23_OFF         48
+#define CQPWQE_MG_IP01_OFF         56
+#define CQPWQE_MG_IDX              PE_MASK64(12, 0)
+#define CQPWQE_MG_VLANVALID        PE_BIT64(59)
+#define CQPWQE_MG_IPV4VALID        PE_BIT64(60)
+#define MG_CTX_ENTRIES             8                   /* IRDMA_MAX_MGS_PER_CTX */
+#define MG_CTX_QPID                PE_MASK64(17, 0)
+#define MG_CTX_VALIDENT            PE_BIT64(31)
+#define MG_CTX_DESTPORT            PE_MASK64(47, 32)
+#define MG_MAX                     4096                /* IRDMA_UDA_MAX_FSI_MGS */
+
+/* --- MANAGE_APBVT WQE --- */
+#define CQPWQE_APBVT_PORT_OFF      16
+#define CQPWQE_APBVT_PORT          PE_MASK64(15, 0)
+#define CQPWQE_APBVT_ADDPORT       PE_BIT64(62)
+
+/* --- MANAGE_QUAD_HASH_TABLE_ENTRY WQE --- */
+#define CQPWQE_QHASH_MAC_OFF       0
+#define CQPWQE_QHASH_MAC           PE_MASK64(47, 0)
+#define CQPWQE_QHASH_QW1           8
+#define CQPWQE_QHASH_DEST_PORT     PE_MASK64(15, 0)
+#define CQPWQE_QHASH_SRC_PORT      PE_MASK64(31, 16)
+#define CQPWQE_QHASH_QPN           PE_MASK64(49, 32)
+#define CQPWQE_QHASH_QW2           16
+#define CQPWQE_QHASH_QS_HANDLE     PE_MASK64(9, 0)
+#define CQPWQE_QHASH_VLANID        PE_MASK64(43, 32)
+#define CQPWQE_QHASH_SRCIP23_OFF   32                  /* IPv4: the address in [31:0] */
+#define CQPWQE_QHASH_SRCIP01_OFF   40
+#define CQPWQE_QHASH_DESTIP23_OFF  48
+#define CQPWQE_QHASH_DESTIP01_OFF  56
+#define CQPWQE_QHASH_ENTRYTYPE     PE_MASK64(44, 42)
+#define CQPWQE_QHASH_VLANVALID     PE_BIT64(59)
+#define CQPWQE_QHASH_IPV4VALID     PE_BIT64(60)
+#define CQPWQE_QHASH_MANAGE        PE_MASK64(62, 61)
+#define QHASH_MANAGE_DELETE        0
+#define QHASH_MANAGE_ADD           1
+#define QHASH_MANAGE_MODIFY        2
+#define QHASH_TYPE_TCP_ESTABLISHED 1
+#define QHASH_TYPE_ROCEV2_HW       6                   /* the last type.h names */
+#define QHASH_ENTRIES_MAX          4096                /* the model's bound */
+
+/* --- ALLOCATE_LOC_MAC_TABLE_ENTRY / MANAGE_LOC_MAC_TABLE WQEs --- */
+#define CQPWQE_LMAC_MAC_OFF        32                  /* MAC[0] in bits 47:40 */
+#define CQPWQE_LMAC_MAC            PE_MASK64(47, 0)
+#define CQPWQE_LMAC_IDX            PE_MASK64(5, 0)
+#define CQPWQE_LMAC_IGNORE_REF_CNT PE_BIT64(61)
+#define CQPWQE_LMAC_FREEENTRY      PE_BIT64(62)
+#define LMAC_ENTRIES               64                  /* TABLEIDX is 6 bits */
+
+/* --- MANAGE_PUSH_PAGES WQE --- */
+#define CQPWQE_PUSH_QS_OFF         16
+#define CQPWQE_PUSH_QS_HANDLE      PE_MASK64(9, 0)
+#define CQPWQE_PUSH_IDX            PE_MASK64(9, 0)
+#define CQPWQE_PUSH_TYPE           PE_MASK64(61, 60)
+#define CQPWQE_PUSH_FREE_PAGE      PE_BIT64(62)
 
 #endif

@@ -4,7 +4,9 @@
 #include "cq.h"
 #include "cqp.h"
 #include "hmc.h"
+#include "ltab.h"
 #include "trace.h"
+#include "ws.h"
 
 #define QPC_ALIGN  8        /* the driver's is 256-aligned; the engine needs whole qwords */
 
@@ -164,8 +166,8 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
         emu_trace(&d->host, "qp_bad_arp_idx", "qp=%u arp_idx=%u", qp->id, arp);
         return false;
     }
-    /* No push page was ever handed out (MANAGE_PUSH_PAGES is not implemented). */
-    if (qw0 & QPC_PMENA) {
+    /* A push page must have been handed out by MANAGE_PUSH_PAGES. */
+    if ((qw0 & QPC_PMENA) && !ltab_push_page_allocated(d, pe_get(qw0, QPC_PPIDX))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
         emu_trace(&d->host, "qp_no_push_page", "qp=%u push_idx=%u", qp->id,
                   (unsigned)pe_get(qw0, QPC_PPIDX));
@@ -403,11 +405,58 @@ static void op_flush_wqes(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
 }
 
+/* SUSPEND_QP: stop the SQ at a packet boundary, keep every WQE and PSN. Nothing is in flight,
+ * so the QP is drained at once: AE 0x900 follows the completion through the AEQ, for a QP in
+ * any state and again for one already suspended (irdma counts one AE per SUSPEND). IWSTATE is
+ * the QP's state, RTS for SQD (see the SQD modify). */
+static void op_suspend_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeQp *qp = wqe_qp(d, w, false, r);
+
+    if (!qp) {
+        return;
+    }
+    emu_trace(&d->host, "qp_suspend", "qp=%u in %s%s", qp->id, state_name(qp->state),
+              qp->suspended ? " (again)" : "");
+    qp->suspended = true;
+    qp_post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD,
+               qp->state == QP_STATE_SQD ? QP_STATE_RTS : qp->state);
+}
+
+/* RESUME_QP: rebind to the qs_handle of the WQE (a WS leaf) and let the SQ run again; the
+ * data path rescans the SQ for doorbells rung while suspended. */
+static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeQp *qp = wqe_qp(d, w, false, r);
+    uint64_t qs = pe_get(cqp_qw(w, CQPWQE_RESUME_QS_OFF), CQPWQE_RESUME_QSHANDLE);
+
+    if (!qp) {
+        return;
+    }
+    if (qs >= WS_NODES_MAX || !ws_qs_handle_leaf(d, qs)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "qp_resume_bad_qs", "qp=%u qs_handle=%" G_GINT64_MODIFIER
+                  "u is no WS leaf", qp->id, qs);
+        return;
+    }
+    if (!qp->suspended) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "qp_resume_not_suspended", "qp=%u", qp->id);
+        return;
+    }
+    qp->suspended = false;
+    qp->qs_handle = qs;
+    emu_trace(&d->host, "qp_resume", "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
+              state_name(qp->state));
+}
+
 static const CqpOp qp_ops[] = {
     { CQP_OP_CREATE_QP, "CREATE_QP", op_create_qp },
     { CQP_OP_MODIFY_QP, "MODIFY_QP", op_modify_qp },
     { CQP_OP_DESTROY_QP, "DESTROY_QP", op_destroy_qp },
     { CQP_OP_FLUSH_WQES, "FLUSH_WQES", op_flush_wqes },
+    { CQP_OP_SUSPEND_QP, "SUSPEND_QP", op_suspend_qp },
+    { CQP_OP_RESUME_QP, "RESUME_QP", op_resume_qp },
 };
 
 const CqpOpTable qp_cqp_ops = { qp_ops, G_N_ELEMENTS(qp_ops) };

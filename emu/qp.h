@@ -1,6 +1,6 @@
 /*
- * qp.h - queue pairs: CREATE_QP, MODIFY_QP, DESTROY_QP and FLUSH_WQES/GEN_AE, and the QP table
- * the data path works from.
+ * qp.h - queue pairs: CREATE_QP, MODIFY_QP, DESTROY_QP, FLUSH_WQES/GEN_AE, SUSPEND_QP and
+ * RESUME_QP, and the QP table the data path works from.
  *
  * A QP is created in IDLE (INIT) from the 256-byte host context the driver writes before each
  * CREATE/MODIFY (it follows a 256-byte Q2 area in the same buffer; the WQE names it). The
@@ -13,6 +13,9 @@
  *
  * Entering SQD posts the suspend-complete AE (0x900) at once: with no transmit in flight the
  * SQ is drained as soon as it stops. The SQ/RQ geometry is fixed at create.
+ *
+ * SUSPEND_QP (TC change) marks the QP suspended and posts the same AE at once, in any state;
+ * RESUME_QP clears it and rebinds the QP to the WQE's qs_handle, which must be a WS leaf.
  */
 #ifndef IRDMA_EMU_QP_H
 #define IRDMA_EMU_QP_H
@@ -37,6 +40,7 @@ typedef struct PeQp {
     uint16_t arp_idx;
     uint64_t src_mac;            /* MAC[0] in bits 47:40 */
     uint8_t ord;
+    bool suspended;              /* SUSPEND_QP until RESUME_QP: the SQ is not scheduled */
     bool flush_sq, flush_rq;     /* FLUSH_WQES requested: the data path completes in error */
     uint16_t sq_flush_maj, sq_flush_min, rq_flush_maj, rq_flush_min;
     uint8_t ctx[QPC_SIZE];       /* the rest, read with the QPC_* masks */

@@ -53,6 +53,13 @@ bool ws_qs_handle_enabled(IrdmaDev *d, unsigned qs_handle)
     return n && n->used && n->leaf && n->enabled;
 }
 
+bool ws_qs_handle_leaf(IrdmaDev *d, unsigned qs_handle)
+{
+    const WsNode *n = qs_handle < WS_NODES_MAX ? &d->ws->node[qs_handle] : NULL;
+
+    return n && n->used && n->leaf;
+}
+
 static void ws_refuse(IrdmaDev *d, CqpResult *r, uint16_t min, unsigned op, unsigned id,
                       const char *why)
 {

@@ -25,5 +25,7 @@ extern const CqpOpTable ws_cqp_ops;
 unsigned ws_node_count(IrdmaDev *d);
 /* True if @qs_handle names an enabled leaf. */
 bool ws_qs_handle_enabled(IrdmaDev *d, unsigned qs_handle);
+/* True if @qs_handle names a leaf, enabled or not. */
+bool ws_qs_handle_leaf(IrdmaDev *d, unsigned qs_handle);
 
 #endif

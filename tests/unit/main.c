@@ -16,6 +16,9 @@ Suite *fw_switch_suite(void);
 Suite *cqp_suite(void);
 Suite *hmc_suite(void);
 Suite *qp_suite(void);
+Suite *mr_suite(void);
+Suite *ah_suite(void);
+Suite *ltab_suite(void);
 
 int main(void)
 {
@@ -35,6 +38,9 @@ int main(void)
     srunner_add_suite(sr, cqp_suite());
     srunner_add_suite(sr, hmc_suite());
     srunner_add_suite(sr, qp_suite());
+    srunner_add_suite(sr, mr_suite());
+    srunner_add_suite(sr, ah_suite());
+    srunner_add_suite(sr, ltab_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -581,6 +581,150 @@ START_TEST(pf_reset_drops_qps_and_the_ws_tree)
 }
 END_TEST
 
+/* The TC-change sequence (irdma_sc_suspend_resume_qps): SUSPEND each QP, AE 0x900 per
+ * SUSPEND, a new WS tree, RESUME with the new qs_handle. */
+START_TEST(suspend_resume_rebinds_the_qs_handle)
+{
+    uint64_t q[8] = { 0 }, info;
+    unsigned qs;
+    const PeQp *qp;
+
+    bring_up();
+    create_aeq();
+    qs = ws_add_tree();
+    ck_assert_uint_eq(maj(create_qp(5, QP_TYPE_ROCE_RC)), 0);
+    ck_assert_uint_eq(maj(modify_qp(5, QP_TYPE_ROCE_RC, QP_STATE_RTR, 0)), 0);
+    ck_assert_uint_eq(maj(modify_qp(5, QP_TYPE_ROCE_RC, QP_STATE_RTS, 0)), 0);
+    qp = qp_lookup(d, 5);
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, 5);
+    ck_assert_uint_eq(maj(run(q)), 0);
+    ck_assert(qp->suspended);
+    ck_assert_uint_eq(qp->state, QP_STATE_RTS);
+    ck_assert_uint_eq(ld64(h->mem + CQPT_AEQ), QPT_QP_CTX);
+    info = ld64(h->mem + CQPT_AEQ + 8);
+    ck_assert(info & AEQE_VALID);
+    ck_assert_uint_eq(pe_get(info, AEQE_AECODE), AE_QP_SUSPEND_COMPLETE);
+    ck_assert_uint_eq(pe_get(info, AEQE_QPCQID_LOW), 5);
+    ck_assert_uint_eq(pe_get(info, AEQE_IWSTATE), QP_STATE_RTS);
+    /* Suspending again completes and posts the AE again. */
+    ck_assert_uint_eq(maj(run(q)), 0);
+    info = ld64(h->mem + CQPT_AEQ + AEQE_SIZE + 8);
+    ck_assert(info & AEQE_VALID);
+    ck_assert_uint_eq(pe_get(info, AEQE_AECODE), AE_QP_SUSPEND_COMPLETE);
+    /* irdma_ws_reset + irdma_ws_add: leaf 3 under VSI node 1 is the new qset. */
+    ck_assert_uint_eq(maj(ws_op(WS_NODEOP_DELETE, qs, 1, true, true)), 0);
+    ck_assert_uint_eq(maj(ws_op(WS_NODEOP_ADD, 3, 1, true, false)), 0);
+    ck_assert_uint_eq(maj(ws_op(WS_NODEOP_MODIFY, 3, 1, true, true)), 0);
+    /* RESUME naming the deleted leaf, a non-leaf and an out-of-range handle is refused. */
+    memset(q, 0, sizeof(q));
+    q[3] = cqpt_hdr(CQP_OP_RESUME_QP) | pe_prep(CQPWQE_QP_ID, 5);
+    q[2] = pe_prep(CQPWQE_RESUME_QSHANDLE, qs);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ID);
+    q[2] = pe_prep(CQPWQE_RESUME_QSHANDLE, 1);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ID);
+    q[2] = pe_prep(CQPWQE_RESUME_QSHANDLE, 0x10000);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ID);
+    ck_assert(qp->suspended);
+    q[2] = pe_prep(CQPWQE_RESUME_QSHANDLE, 3);
+    ck_assert_uint_eq(maj(run(q)), 0);
+    ck_assert(!qp->suspended);
+    ck_assert_uint_eq(qp->qs_handle, 3);
+    /* Resuming a running QP; suspend/resume of a missing QP. */
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_INVALID_STATE);
+    q[3] = cqpt_hdr(CQP_OP_RESUME_QP) | pe_prep(CQPWQE_QP_ID, 6);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_INVALID_STATE);
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, 6);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_INVALID_STATE);
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, 0xffffff);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ID);
+}
+END_TEST
+
+/* A QP that is not running still gets its AE, with its own state in IWSTATE. */
+START_TEST(suspend_of_an_idle_or_error_qp_posts_the_ae)
+{
+    uint64_t q[8] = { 0 }, info;
+
+    bring_up();
+    create_aeq();
+    ck_assert_uint_eq(maj(create_qp(7, QP_TYPE_ROCE_UD)), 0);
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, 7);
+    ck_assert_uint_eq(maj(run(q)), 0);
+    info = ld64(h->mem + CQPT_AEQ + 8);
+    ck_assert_uint_eq(pe_get(info, AEQE_AECODE), AE_QP_SUSPEND_COMPLETE);
+    ck_assert_uint_eq(pe_get(info, AEQE_IWSTATE), QP_STATE_IDLE);
+    ck_assert_uint_eq(maj(modify_qp(7, QP_TYPE_ROCE_UD, QP_STATE_ERROR, 0)), 0);
+    ck_assert_uint_eq(maj(run(q)), 0);
+    info = ld64(h->mem + CQPT_AEQ + AEQE_SIZE + 8);
+    ck_assert_uint_eq(pe_get(info, AEQE_IWSTATE), QP_STATE_ERROR);
+}
+END_TEST
+
+/* irdma_resize_cq: MODIFY_CQ with CQRESIZE; CQEs go to slot 0 of the new ring. */
+START_TEST(modify_cq_resizes_into_the_new_ring)
+{
+    uint64_t q[8] = { 0 };
+
+    bring_up();
+    q[0] = 128;
+    q[1] = 0x4000;
+    q[4] = CQPT_CQ + 0x8000;
+    q[5] = CQPT_CQ_SHADOW;
+    q[3] = cqpt_hdr(CQP_OP_MODIFY_CQ) | pe_prep(CQPWQE_CQ_ID, QPT_CQ_ID) | CQPWQE_CQ_RESIZE |
+           CQPWQE_CQ_CHKOVERFLOW | CQPWQE_CQ_ENCEQEMASK;
+    ck_assert_uint_eq(maj(run(q)), 0);
+    {
+        uint8_t cqe[CQE_SIZE] = { 0 };
+
+        ck_assert(cq_post(d, QPT_CQ_ID, cqe, false));
+        ck_assert(ld64(h->mem + CQPT_CQ + 0x8000 + CQE_HDR) & CQE_VALID);
+        ck_assert(!(ld64(h->mem + CQPT_CQ + CQE_HDR) & CQE_VALID));
+    }
+    /* Bad size, misaligned ring, level-2 PBL, the CCQ, a missing CQ, an unaligned shadow. */
+    q[0] = 0;
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_SIZE);
+    q[0] = 128;
+    q[4] = CQPT_CQ + 8;
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ADDR);
+    q[4] = 0;
+    q[6] = 0;
+    q[3] |= CQPWQE_VIRTMAP | pe_prep(CQPWQE_LPBLSIZE, 2);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_FIELD);
+    q[3] = cqpt_hdr(CQP_OP_MODIFY_CQ) | pe_prep(CQPWQE_CQ_ID, CQ_ID_CCQ) | CQPWQE_CQ_RESIZE;
+    q[4] = CQPT_CQ;
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ID);
+    q[3] = cqpt_hdr(CQP_OP_MODIFY_CQ) | pe_prep(CQPWQE_CQ_ID, 77) | CQPWQE_CQ_RESIZE;
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_INVALID_STATE);
+    q[3] = cqpt_hdr(CQP_OP_MODIFY_CQ) | pe_prep(CQPWQE_CQ_ID, QPT_CQ_ID) | CQPWQE_CQ_RESIZE;
+    q[5] = CQPT_CQ_SHADOW + 4;
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_BAD_ADDR);
+}
+END_TEST
+
+/* QP contexts with PMENA need a page from MANAGE_PUSH_PAGES. */
+START_TEST(push_page_enables_a_push_mode_qp)
+{
+    uint64_t q[8] = { 0 }, q0;
+    const uint8_t *cqe;
+    unsigned qs, page;
+
+    bring_up();
+    qs = ws_add_tree();
+    q[2] = qs;
+    q[3] = cqpt_hdr(CQP_OP_MANAGE_PUSH_PAGES);
+    cqe = run(q);
+    ck_assert_uint_eq(maj(cqe), 0);
+    page = retval(cqe);
+    write_ctx(QPT_RINGS, QPT_RQ, qs);
+    q0 = ld64(h->mem + QPT_CTX + QPC_QW0);
+    st64(h->mem + QPT_CTX + QPC_QW0, q0 | QPC_PMENA | pe_prep(QPC_PPIDX, page + 1));
+    qp_wqe(q, CQP_OP_CREATE_QP, 3, QP_TYPE_ROCE_RC, QP_STATE_IDLE, CQPWQE_QP_CQNUMVALID);
+    ck_assert_uint_eq(min(run(q)), CQP_MIN_INVALID_STATE);
+    st64(h->mem + QPT_CTX + QPC_QW0, q0 | QPC_PMENA | pe_prep(QPC_PPIDX, page));
+    ck_assert_uint_eq(maj(run(q)), 0);
+}
+END_TEST
+
 Suite *qp_suite(void)
 {
     Suite *s = suite_create("qp");
@@ -598,6 +742,10 @@ Suite *qp_suite(void)
     tcase_add_test(tc, flush_and_gen_ae);
     tcase_add_test(tc, rmmod_teardown_leaves_nothing_alive);
     tcase_add_test(tc, pf_reset_drops_qps_and_the_ws_tree);
+    tcase_add_test(tc, suspend_resume_rebinds_the_qs_handle);
+    tcase_add_test(tc, suspend_of_an_idle_or_error_qp_posts_the_ae);
+    tcase_add_test(tc, modify_cq_resizes_into_the_new_ring);
+    tcase_add_test(tc, push_page_enables_a_push_mode_qp);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,356 @@
+/* mr.c - memory regions and windows: the STag table (see mr.h). */
+#include "mr.h"
+#include "hmc.h"
+#include "trace.h"
+
+#define MR_PAGE_4K  (4ull << 10)
+#define MR_PAGE_2M  (2ull << 20)
+#define MR_PAGE_1G  (1ull << 30)
+
+struct PeMrs {
+    IrdmaDev *d;
+    GHashTable *mrs;           /* table index -> PeMr * */
+};
+
+PeMrs *mr_block_new(IrdmaDev *d)
+{
+    PeMrs *mrs = g_new0(PeMrs, 1);
+
+    mrs->d = d;
+    mrs->mrs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return mrs;
+}
+
+void mr_block_free(PeMrs *mrs)
+{
+    if (!mrs) {
+        return;
+    }
+    g_hash_table_destroy(mrs->mrs);
+    g_free(mrs);
+}
+
+void mr_block_reset(PeMrs *mrs)
+{
+    g_hash_table_remove_all(mrs->mrs);
+}
+
+PeMr *mr_lookup_mut(IrdmaDev *d, uint32_t index)
+{
+    return g_hash_table_lookup(d->mrs->mrs, GUINT_TO_POINTER(index));
+}
+
+const PeMr *mr_lookup(IrdmaDev *d, uint32_t index)
+{
+    return mr_lookup_mut(d, index);
+}
+
+unsigned mr_count(IrdmaDev *d)
+{
+    return g_hash_table_size(d->mrs->mrs);
+}
+
+uint32_t mr_stag_index(IrdmaDev *d, uint32_t stag)
+{
+    uint32_t cnt = hmc_obj_count(d, HMC_MR);
+    unsigned bits = STAG_IDX_BITS_MIN;
+
+    /* get_count_order(cnt), at least STAG_IDX_BITS_MIN; the field has 24 bits. */
+    while (bits < 24 && (1u << bits) < cnt) {
+        bits++;
+    }
+    return (stag >> 8) & ((1u << bits) - 1);
+}
+
+static const char *kind(bool mw)
+{
+    return mw ? "MW" : "MR";
+}
+
+/* The STag index a WQE names, checked against the MR count, its HMC backing and (@want_free)
+ * the table; the index in @index. False with @r failed. */
+static bool wqe_index(IrdmaDev *d, const CqpWqe *w, bool want_free, uint32_t *index,
+                      CqpResult *r)
+{
+    uint32_t stag_idx = pe_get(cqp_qw(w, CQPWQE_STAG_IDX_OFF), CQPWQE_STAG_IDX);
+    uint32_t idx = mr_stag_index(d, stag_idx << 8);
+    uint64_t gpa;
+    HmcStatus st = hmc_obj_gpa(d, HMC_MR, idx, &gpa);
+
+    if (st != HMC_OK) {
+        hmc_status_fail(st, r);
+        emu_trace(&d->host, "stag_no_hmc", "stag_idx=0x%06x index=%u: MR context unbacked",
+                  stag_idx, idx);
+        return false;
+    }
+    /* Index 0 makes STag 0, which means "no translation" to privileged QPs. */
+    if (idx == 0) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "stag_zero", "stag_idx=0x%06x: index 0 is reserved", stag_idx);
+        return false;
+    }
+    if (want_free && mr_lookup(d, idx)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "stag_in_use", "index=%u already allocated", idx);
+        return false;
+    }
+    *index = idx;
+    return true;
+}
+
+/* HMCFNIDX with USEHMCFNIDX must name this function. */
+static bool fn_ok(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint64_t fn = pe_get(cqp_qw(w, CQPWQE_STAG_FN_OFF), CQPWQE_STAG_HMCFNIDX);
+
+    if ((w->hdr & CQPWQE_STAG_USEHMCFNIDX) && fn != PE_PF_HMC_FN_ID) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "stag_bad_fn", "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
+        return false;
+    }
+    return true;
+}
+
+/* Rights consistent with REMACCENABLED; remote write only with local write (IB). */
+static bool rights_ok(IrdmaDev *d, unsigned rights, bool remote, CqpResult *r)
+{
+    bool rem = rights & (STAG_RIGHT_REMOTE_READ | STAG_RIGHT_REMOTE_WRITE);
+
+    if ((rem && !remote) ||
+        ((rights & STAG_RIGHT_REMOTE_WRITE) && !(rights & STAG_RIGHT_LOCAL_WRITE))) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+        emu_trace(&d->host, "stag_bad_rights", "rights=0x%02x remote_access=%d", rights,
+                  remote);
+        return false;
+    }
+    return true;
+}
+
+static bool page_size_ok(IrdmaDev *d, unsigned enc, uint64_t *size, CqpResult *r)
+{
+    static const uint64_t sizes[] = { MR_PAGE_4K, MR_PAGE_2M, MR_PAGE_1G };
+
+    if (enc >= G_N_ELEMENTS(sizes)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+        emu_trace(&d->host, "stag_bad_page_size", "hpagesize=%u", enc);
+        return false;
+    }
+    *size = sizes[enc];
+    return true;
+}
+
+/* The PBLEs an MR of @pages pages needs from @first, in range and backed (the root and the
+ * last entry; the leaves of a level-2 PBL are the data path's to follow). */
+static bool pbl_ok(IrdmaDev *d, unsigned level, uint32_t first, uint64_t pages, CqpResult *r)
+{
+    uint64_t n = level == PBL_LEVEL_1 ? pages : (pages + PBLES_PER_LEAF - 1) / PBLES_PER_LEAF;
+    uint32_t cnt = hmc_obj_count(d, HMC_PBLE);
+    uint64_t gpa;
+    HmcStatus st;
+
+    if (n == 0) {
+        n = 1;
+    }
+    if (first >= cnt || n > cnt - first) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "stag_bad_pbl", "first_pble=%u entries=%" G_GINT64_MODIFIER
+                  "u of %u", first, n, cnt);
+        return false;
+    }
+    st = hmc_obj_gpa(d, HMC_PBLE, first, &gpa);
+    if (st == HMC_OK) {
+        st = hmc_obj_gpa(d, HMC_PBLE, first + n - 1, &gpa);
+    }
+    if (st != HMC_OK) {
+        hmc_status_fail(st, r);
+        emu_trace(&d->host, "stag_pbl_unmapped", "first_pble=%u entries=%" G_GINT64_MODIFIER
+                  "u", first, n);
+        return false;
+    }
+    return true;
+}
+
+/* ALLOC_STAG: an MR for fast registration (MR=1) or a memory window (MR=0). */
+static void op_alloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    bool is_mw = !(w->hdr & CQPWQE_STAG_MR);
+    uint64_t qw1 = cqp_qw(w, CQPWQE_STAG_LEN_OFF);
+    unsigned rights = pe_get(w->hdr, CQPWQE_STAG_ARIGHTS), level = pe_get(w->hdr, CQPWQE_LPBLSIZE);
+    uint32_t idx;
+    uint64_t page;
+    PeMr *mr;
+
+    if (!wqe_index(d, w, true, &idx, r) || !fn_ok(d, w, r)) {
+        return;
+    }
+    mr = g_new0(PeMr, 1);
+    *mr = (PeMr) {
+        .index = idx,
+        .stag_idx = pe_get(cqp_qw(w, CQPWQE_STAG_IDX_OFF), CQPWQE_STAG_IDX),
+        .is_mw = is_mw,
+        .state = MR_STATE_INVALID,
+        .pd = pe_get(qw1, CQPWQE_STAG_PDID),
+    };
+    if (is_mw) {
+        /* A window has no memory of its own: MR-only fields must be clear. */
+        if (rights || level || pe_get(qw1, CQPWQE_STAG_LEN) ||
+            (w->hdr & CQPWQE_STAG_VABASEDTO)) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+            emu_trace(&d->host, "mw_alloc_bad_field", "index=%u hdr=0x%016" G_GINT64_MODIFIER
+                      "x", idx, w->hdr);
+            g_free(mr);
+            return;
+        }
+        mr->mw_type = (w->hdr & CQPWQE_STAG_MWTYPE) ? 1 : 2;
+        mr->mw1_no_key_check = w->hdr & CQPWQE_STAG_MW1_NO_KEY;
+    } else {
+        mr->rights = rights;
+        mr->remote_access = w->hdr & CQPWQE_STAG_REMACCENABLED;
+        mr->len = pe_get(qw1, CQPWQE_STAG_LEN);
+        mr->page_enc = pe_get(w->hdr, CQPWQE_STAG_HPAGESIZE);
+        mr->pbl_level = level;
+        if (!rights_ok(d, rights, mr->remote_access, r) ||
+            !page_size_ok(d, mr->page_enc, &page, r)) {
+            g_free(mr);
+            return;
+        }
+        mr->page_size = page;
+        if (level != PBL_LEVEL_NONE && level != PBL_LEVEL_1 && level != PBL_LEVEL_2) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+            emu_trace(&d->host, "stag_bad_pbl_level", "index=%u level=%u", idx, level);
+            g_free(mr);
+            return;
+        }
+        /* A PBL named at allocation is what the fast-register fills (chunk_size != 0). */
+        if (level != PBL_LEVEL_NONE) {
+            mr->first_pble = pe_get(cqp_qw(w, CQPWQE_STAG_PBL_OFF), CQPWQE_FIRSTPMPBLIDX);
+            if (!pbl_ok(d, level, mr->first_pble, (mr->len + page - 1) / page, r)) {
+                g_free(mr);
+                return;
+            }
+        }
+    }
+    g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(idx), mr);
+    if (is_mw) {
+        emu_trace(&d->host, "mw_alloc", "index=%u stag_idx=0x%06x type=%u pd=%u", idx,
+                  mr->stag_idx, mr->mw_type, mr->pd);
+    } else {
+        emu_trace(&d->host, "stag_alloc", "index=%u stag_idx=0x%06x pd=%u len=%"
+                  G_GINT64_MODIFIER "u rights=0x%02x", idx, mr->stag_idx, mr->pd, mr->len,
+                  mr->rights);
+    }
+}
+
+/* REG_MR (irdma_sc_mr_reg_non_shared): a valid MR at once. */
+static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint64_t qw1 = cqp_qw(w, CQPWQE_STAG_LEN_OFF), qw0 = cqp_qw(w, CQPWQE_STAG_VA_OFF);
+    unsigned level = pe_get(w->hdr, CQPWQE_LPBLSIZE);
+    PeMr m = {
+        .stag_idx = pe_get(cqp_qw(w, CQPWQE_STAG_IDX_OFF), CQPWQE_STAG_IDX),
+        .key = pe_get(cqp_qw(w, CQPWQE_STAG_IDX_OFF), CQPWQE_STAG_KEY),
+        .state = MR_STATE_VALID,
+        .pd = pe_get(qw1, CQPWQE_STAG_PDID),
+        .rights = pe_get(w->hdr, CQPWQE_STAG_ARIGHTS),
+        .remote_access = w->hdr & CQPWQE_STAG_REMACCENABLED,
+        .va_based = w->hdr & CQPWQE_STAG_VABASEDTO,
+        .len = pe_get(qw1, CQPWQE_STAG_LEN),
+        .page_enc = pe_get(w->hdr, CQPWQE_STAG_HPAGESIZE),
+        .pbl_level = level,
+    };
+    uint64_t pages;
+
+    if (!(w->hdr & CQPWQE_STAG_MR)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+        emu_trace(&d->host, "reg_mr_not_mr", "STAG_MR clear");
+        return;
+    }
+    if (!wqe_index(d, w, true, &m.index, r) || !fn_ok(d, w, r) ||
+        !rights_ok(d, m.rights, m.remote_access, r) ||
+        !page_size_ok(d, m.page_enc, &m.page_size, r)) {
+        return;
+    }
+    if (m.va_based) {
+        m.va = qw0;
+        m.fbo = qw0 & (m.page_size - 1);
+    } else {
+        m.fbo = qw0;
+    }
+    /* A zero-based offset lies within the first page; the last byte fits in 64 bits. */
+    if (m.fbo >= m.page_size || (m.va_based && m.len && m.va + m.len - 1 < m.va)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
+        emu_trace(&d->host, "reg_mr_bad_range", "index=%u va=0x%" G_GINT64_MODIFIER "x len=%"
+                  G_GINT64_MODIFIER "u", m.index, qw0, m.len);
+        return;
+    }
+    pages = (m.fbo + m.len + m.page_size - 1) / m.page_size;
+    switch (level) {
+    case PBL_LEVEL_NONE:
+        /* One page, physically contiguous: its address, page aligned. */
+        m.pa = cqp_qw(w, CQPWQE_STAG_PA_OFF);
+        if (m.pa % m.page_size && m.len) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+            emu_trace(&d->host, "reg_mr_bad_pa", "index=%u pa=0x%" G_GINT64_MODIFIER "x",
+                      m.index, m.pa);
+            return;
+        }
+        break;
+    case PBL_LEVEL_1:
+    case PBL_LEVEL_2:
+        m.first_pble = pe_get(cqp_qw(w, CQPWQE_STAG_PBL_OFF), CQPWQE_FIRSTPMPBLIDX);
+        if (!pbl_ok(d, level, m.first_pble, pages, r)) {
+            return;
+        }
+        break;
+    default:
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
+        emu_trace(&d->host, "stag_bad_pbl_level", "index=%u level=%u", m.index, level);
+        return;
+    }
+    {
+        PeMr *mr = g_new(PeMr, 1);
+
+        *mr = m;
+        g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(m.index), mr);
+    }
+    emu_trace(&d->host, "reg_mr", "index=%u stag=0x%08x pd=%u %s va=0x%" G_GINT64_MODIFIER
+              "x fbo=0x%" G_GINT64_MODIFIER "x len=%" G_GINT64_MODIFIER "u page=%"
+              G_GINT64_MODIFIER "u pbl=%u rights=0x%02x", m.index, (m.stag_idx << 8) | m.key,
+              m.pd, m.va_based ? "va-based" : "zero-based", m.va, m.fbo, m.len, m.page_size,
+              m.pbl_level, m.rights);
+}
+
+/* DEALLOC_STAG: the MR bit says what the driver frees; the PD must be the owner's. */
+static void op_dealloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    bool is_mw = !(w->hdr & CQPWQE_STAG_MR);
+    uint32_t pd = pe_get(cqp_qw(w, CQPWQE_STAG_LEN_OFF), CQPWQE_STAG_PDID), idx;
+    PeMr *mr;
+
+    if (!wqe_index(d, w, false, &idx, r)) {
+        return;
+    }
+    mr = mr_lookup_mut(d, idx);
+    if (!mr || mr->is_mw != is_mw) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "dealloc_stag_none", "index=%u: no %s there", idx, kind(is_mw));
+        return;
+    }
+    if (mr->pd != pd) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "dealloc_stag_bad_pd", "index=%u pd=%u, WQE says %u", idx, mr->pd,
+                  pd);
+        return;
+    }
+    emu_trace(&d->host, "dealloc_stag", "index=%u %s%s", idx, kind(is_mw),
+              mr->bound ? " (bound)" : "");
+    g_hash_table_remove(d->mrs->mrs, GUINT_TO_POINTER(idx));
+}
+
+static const CqpOp mr_ops[] = {
+    { CQP_OP_ALLOC_STAG, "ALLOC_STAG", op_alloc_stag },
+    { CQP_OP_REG_MR, "REG_MR", op_reg_mr },
+    { CQP_OP_DEALLOC_STAG, "DEALLOC_STAG", op_dealloc_stag },
+};
+
+const CqpOpTable mr_cqp_ops = { mr_ops, G_N_ELEMENTS(mr_ops) };

@@ -1,0 +1,72 @@
+/*
+ * mr.h - memory regions and memory windows: the STag table behind ALLOC_STAG (0x09, MR or MW),
+ * REG_MR (0x0a) and DEALLOC_STAG (0x0d).
+ *
+ * An STag is (index << 8) | key. The WQE's STAG_IDX field is the STag >> 8, so its high bits
+ * are the driver's own key bits (hw.c mr_stagmask): the table index is the low
+ * max(log2(MR count), STAG_IDX_BITS_MIN) bits, and the whole 24-bit value is kept so the data
+ * path can compare a presented STag with the registered one. Every entry's MR context lives
+ * in HMC (HMC_MR): the SD backing the index must be programmed.
+ *
+ *   ALLOC_STAG (MR=1)  an MR for fast registration: allocated, INVALID until an SQ FAST_REG
+ *   ALLOC_STAG (MR=0)  a memory window (type 1 or 2), unbound
+ *   REG_MR             an MR registered at once: VALID, with VA/FBO, length, page size, PBL
+ *   DEALLOC_STAG       frees the index; the MR bit and the PD must match the entry
+ *
+ * The data path (FAST_REG, bind, invalidate, STag checks) works on the entries through
+ * mr_lookup_mut().
+ */
+#ifndef IRDMA_EMU_MR_H
+#define IRDMA_EMU_MR_H
+
+#include "pe.h"
+
+typedef enum PeMrState {
+    MR_STATE_INVALID,          /* allocated, not registered (or invalidated) */
+    MR_STATE_VALID,
+} PeMrState;
+
+typedef struct PeMr {
+    uint32_t index;            /* table index (the masked STag index) */
+    uint32_t stag_idx;         /* the WQE's 24-bit STAG_IDX: index plus driver key bits */
+    uint8_t key;               /* consumer key (REG_MR; 0 until a fast-reg sets one) */
+    bool is_mw;
+    uint8_t mw_type;           /* 1 or 2 (MW only) */
+    bool mw1_no_key_check;     /* MW1_BIND_DONT_VLDT_KEY */
+    PeMrState state;
+    uint32_t pd;
+    uint8_t rights;            /* STAG_RIGHT_* */
+    bool remote_access;        /* REMACCENABLED */
+    bool va_based;             /* VABASEDTO: tagged offsets are VAs, else zero-based */
+    uint64_t va;               /* VA-based: the MR's VA; zero-based: 0 */
+    uint64_t fbo;              /* offset of the first byte in the first page */
+    uint64_t len;              /* 0 with a PD allowing all memory (get_dma_mr) */
+    uint8_t page_enc;          /* STAG_PAGE_* */
+    uint64_t page_size;
+    uint8_t pbl_level;         /* PBL_LEVEL_NONE, PBL_LEVEL_1, PBL_LEVEL_2 */
+    uint32_t first_pble;       /* PBL: first PBLE index (level 2: of the root) */
+    uint64_t pa;               /* no PBL: the physical address of the (only) page */
+    /* MW binding (data path): the MR it is bound to and the window. */
+    bool bound;
+    uint32_t bound_mr;         /* table index of the parent MR */
+    uint64_t bound_va, bound_len;
+    uint8_t bound_rights;
+} PeMr;
+
+typedef struct PeMrs PeMrs;
+
+PeMrs *mr_block_new(IrdmaDev *d);
+void mr_block_free(PeMrs *mrs);
+void mr_block_reset(PeMrs *mrs);
+
+extern const CqpOpTable mr_cqp_ops;
+
+/* Table index of an STag (or of a WQE's STAG_IDX << 8) with the committed MR count. */
+uint32_t mr_stag_index(IrdmaDev *d, uint32_t stag);
+/* The entry at table index @index, or NULL. */
+const PeMr *mr_lookup(IrdmaDev *d, uint32_t index);
+PeMr *mr_lookup_mut(IrdmaDev *d, uint32_t index);
+/* Live MRs and MWs. */
+unsigned mr_count(IrdmaDev *d);
+
+#endif
