@@ -62,14 +62,12 @@ static bool eq_write(IrdmaDev *d, PeEq *eq, uint8_t *elem, size_t len, unsigned 
     return true;
 }
 
-/* Raise the vector an interrupt control register (GLINT_CEQCTL / PFINT_AEQCTL) names. */
+/* Raise the vector an interrupt control register (GLINT_CEQCTL / PFINT_AEQCTL) names. They
+ * share the PFINT_*_CTL layout, ITR index included, so the cause is moderated like LAN ones. */
 static void eq_raise(IrdmaDev *d, uint32_t ctl, const char *what, unsigned id)
 {
-    if (!(ctl & PE_INTCTL_CAUSE_ENA_M)) {
-        emu_trace(&d->host, "eq_cause_disabled", "%s %u", what, id);
-        return;
-    }
-    intr_raise_vector(d, emu_field_get(ctl, PE_INTCTL_MSIX_INDX_M));
+    emu_trace(&d->host, "eq_raise", "%s %u", what, id);
+    intr_raise_ctl(d, ctl, what);
 }
 
 bool eqs_ceq_exists(IrdmaDev *d, unsigned ceq_id)
