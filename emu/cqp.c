@@ -123,14 +123,7 @@ void cqp_context_written(IrdmaDev *d)
         d->rdma_leaked += cqp_leak_check(d);
         /* The function's PE instance ends with its CQP: the next driver instance queries and
          * commits a fresh HMC layout and re-creates every object. */
-        cq_block_reset(d->cqs);
-        eqs_reset(d->eqs);
-        qp_block_reset(d->qps);
-        ws_reset(d->ws);
-        mr_block_reset(d->mrs);
-        ah_block_reset(d->ahs);
-        ltab_reset(d->ltab);
-        hmc_reset(d->hmc);
+        cqp_objects_reset(d);
         return;
     }
     if (cqp->created) {
@@ -391,6 +384,18 @@ static void op_gather_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     emu_trace(&d->host, "gather_stats", "instance %u -> 0x%" G_GINT64_MODIFIER "x", idx, pa);
+}
+
+void cqp_objects_reset(IrdmaDev *d)
+{
+    cq_block_reset(d->cqs);
+    eqs_reset(d->eqs);
+    qp_block_reset(d->qps);
+    ws_reset(d->ws);
+    mr_block_reset(d->mrs);
+    ah_block_reset(d->ahs);
+    ltab_reset(d->ltab);
+    hmc_reset(d->hmc);
 }
 
 unsigned cqp_leak_check(IrdmaDev *d)

@@ -46,5 +46,8 @@ void cqp_stats_count(IrdmaDev *d, unsigned inst, unsigned off, uint64_t delta);
  * multicast groups, APBVT ports, quad-hash entries, local MACs, push pages) and trace it
  * ("cqp_leak" if anything is, else "cqp_leak_check"); run at every CQP destroy. */
 unsigned cqp_leak_check(IrdmaDev *d);
+/* Every object the PE instance holds (CQs, EQs, QPs, WS tree, MRs, AHs, tables, HMC layout) is
+ * dropped: at CQP destroy and at PF reset. */
+void cqp_objects_reset(IrdmaDev *d);
 
 #endif

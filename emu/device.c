@@ -131,14 +131,7 @@ static void reset_pf_state(IrdmaDev *d)
     aq_pf_reset(d->aq);
     /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
     cqp_reset(d->cqp);
-    cq_block_reset(d->cqs);
-    eqs_reset(d->eqs);
-    qp_block_reset(d->qps);
-    ws_reset(d->ws);
-    mr_block_reset(d->mrs);
-    ah_block_reset(d->ahs);
-    ltab_reset(d->ltab);
-    hmc_reset(d->hmc);
+    cqp_objects_reset(d);
     pe_regs_reset(d);
     intr_reset(d->intr);
     fw_pf_reset(d);

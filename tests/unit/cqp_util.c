@@ -212,3 +212,43 @@ void cqpt_create_ccq(unsigned size)
     ck_assert_uint_eq(pe_get(ld64(cqpt_ccqe(0) + CQE_HDR), CQE_WQEIDX), slot);
     ck_assert(!(ld64(cqpt_ccqe(0) + CQE_HDR) & CQE_ERROR));
 }
+
+static unsigned op_slot, op_ccq_size;
+
+unsigned cqpt_start(unsigned ccq_size)
+{
+    unsigned sds;
+
+    ck_assert_uint_eq(cqpt_create(3), PFPE_CCQPSTATUS_DONE_M);
+    sds = cqpt_hmc_setup();
+    cqpt_create_ccq(ccq_size);
+    op_ccq_size = ccq_size;
+    op_slot = 1;        /* slot 0 holds the CCQ's own creation */
+    return sds;
+}
+
+const uint8_t *cqpt_op(const uint64_t qw[8])
+{
+    const uint8_t *cqe;
+
+    cqpt_run(qw);
+    cqe = cqpt_ccqe(op_slot);
+    op_slot = (op_slot + 1) % op_ccq_size;
+    st64(h->mem + CQPT_CCQ_SHADOW, op_slot);
+    return cqe;
+}
+
+uint16_t cqpt_maj(const uint8_t *cqe)
+{
+    return pe_get(ld64(cqe + CQE_HDR), CQE_MAJERR);
+}
+
+uint16_t cqpt_min(const uint8_t *cqe)
+{
+    return pe_get(ld64(cqe + CQE_HDR), CQE_MINERR);
+}
+
+uint32_t cqpt_retval(const uint8_t *cqe)
+{
+    return pe_get(ld64(cqe + CQE_QW2), CCQ_OPRETVAL);
+}

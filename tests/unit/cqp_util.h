@@ -49,6 +49,15 @@ uint32_t cqpt_run(const uint64_t qw[8]);
 unsigned cqpt_hmc_setup(void);
 /* CREATE_CQ of the CCQ with @size CQEs (checked to complete into itself). */
 void cqpt_create_ccq(unsigned size);
+
+/* Bring-up as irdma's probe does it: CQP, HMC (returns the SDs programmed), a CCQ of @ccq_size
+ * whose completions cqpt_op() then consumes in order. */
+unsigned cqpt_start(unsigned ccq_size);
+/* Post @qw, ring, and return the CCQ CQE of the op (consumed at once). */
+const uint8_t *cqpt_op(const uint64_t qw[8]);
+uint16_t cqpt_maj(const uint8_t *cqe);
+uint16_t cqpt_min(const uint8_t *cqe);
+uint32_t cqpt_retval(const uint8_t *cqe);
 /* CCQ CQE @slot. */
 const uint8_t *cqpt_ccqe(unsigned slot);
 uint64_t cqpt_hdr(unsigned opcode);
