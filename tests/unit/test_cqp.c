@@ -8,16 +8,6 @@
 #include "emu/pe_regs.h"
 #include "emu/e810_regs.h"
 
-static uint16_t cqe_maj(const uint8_t *cqe)
-{
-    return pe_get(ld64(cqe + CQE_HDR), CQE_MAJERR);
-}
-
-static uint16_t cqe_min(const uint8_t *cqe)
-{
-    return pe_get(ld64(cqe + CQE_HDR), CQE_MINERR);
-}
-
 /* Up to a CCQ with CQP SQ of 16 WQEs and @ccq_size CQEs. */
 static void bring_up(unsigned ccq_size)
 {
@@ -134,7 +124,7 @@ START_TEST(ccq_create_completes_into_itself)
     bring_up(2049);
     cqe = cqpt_ccqe(0);
     ck_assert_uint_eq(ld64(cqe + CQE_QW1_CTX), CQPT_COMPL_CTX);
-    ck_assert_uint_eq(cqe_maj(cqe), 0);
+    ck_assert_uint_eq(cqpt_maj(cqe), 0);
     /* Later ops complete through both CQPTAIL and the CCQ, one CQE each. */
     {
         uint64_t q[8] = { [3] = cqpt_hdr(CQP_OP_NOP) };
@@ -175,34 +165,34 @@ START_TEST(create_cq_rejects_bad_wqes)
     q[5] = CQPT_CQ_SHADOW;
     cqpt_run(q);
     ck_assert(ld64(cqpt_ccqe(1) + CQE_HDR) & CQE_ERROR);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), CQP_MAJ_ERROR);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(1)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), CQP_MAJ_ERROR);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(1)), CQP_MIN_INVALID_STATE);
     /* CQ id beyond the committed count. */
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 9000);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_ID);
     /* Size 0, size too large. */
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 3);
     q[0] = 0;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(3)), CQP_MIN_BAD_SIZE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(3)), CQP_MIN_BAD_SIZE);
     /* Misaligned ring. */
     q[0] = 64;
     q[4] = CQPT_CQ + 4;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(4)), CQP_MIN_BAD_ADDR);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(4)), CQP_MIN_BAD_ADDR);
     /* Virtual map with a first PBLE beyond the PBLE count. */
     q[3] |= CQPWQE_VIRTMAP | pe_prep(CQPWQE_LPBLSIZE, 1);
     q[4] = 0;
     q[6] = 0xfffffff;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(5)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(5)), CQP_MIN_BAD_ID);
     /* CEQ id out of range. */
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 3) | CQPWQE_CQ_CEQIDVALID |
            pe_prep(CQPWQE_CQ_CEQID, 1000);
     q[4] = CQPT_CQ;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(6)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(6)), CQP_MIN_BAD_ID);
     /* Finally a good one. */
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 3);
     cqpt_run(q);
@@ -217,14 +207,14 @@ START_TEST(unknown_opcode_and_bad_valid_bit_complete_with_errors)
 
     bring_up(64);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(1)), CQP_MIN_BAD_OPCODE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(1)), CQP_MIN_BAD_OPCODE);
     ck_assert(irdma_dev_mmio_read(d, PFPE_CQPTAIL) & PFPE_CQPTAIL_OP_ERR_M);
     /* A WQE whose VALID does not match the pass. */
     q[3] = cqpt_hdr(CQP_OP_NOP);
     slot = cqpt_post(q);
     st64(h->mem + CQPT_SQ + slot * CQP_WQE_SIZE + CQP_WQE_HDR, cqpt_hdr(CQP_OP_NOP));
     cqpt_ring();
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_BAD_VALID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_VALID);
     ck_assert_uint_eq(pe_get(ld64(cqpt_ccqe(2) + CQE_HDR), CQE_WQEIDX), slot);
 }
 END_TEST
@@ -301,13 +291,13 @@ START_TEST(query_rdma_features_reports_two_features)
     q[3] = cqpt_hdr(CQP_OP_QUERY_RDMA_FEATURES) | pe_prep(CQPWQE_FEAT_BUF_LEN, 216);
     q[4] = CQPT_FEAT_BUF;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     ck_assert_uint_eq(pe_get(ld64(fb), FEAT_CNT), 2);
     ck_assert_uint_eq(pe_get(ld64(fb), FEAT_TYPE), 0);
     ck_assert_uint_eq(pe_get(ld64(fb + 8), FEAT_TYPE), 1);
     q[3] = cqpt_hdr(CQP_OP_QUERY_RDMA_FEATURES);          /* zero-length buffer */
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_BAD_SIZE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_SIZE);
 }
 END_TEST
 
@@ -327,7 +317,7 @@ START_TEST(ccq_arm_posts_one_ceqe_and_interrupts)
 
     bring_up(64);
     create_ceq(0, 16, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     irdma_dev_mmio_write(d, GLINT_CEQCTL(0), PE_INTCTL_CAUSE_ENA_M | 1 | 0x1800);
     irdma_dev_mmio_write(d, GLINT_DYN_CTL(1), GLINT_DYN_CTL_INTENA_M | GLINT_DYN_CTL_CLEARPBA_M);
     /* Not armed: no CEQE. */
@@ -355,17 +345,17 @@ START_TEST(ceq_create_rejects_bad_wqes_and_wraps)
 {
     bring_up(64);
     create_ceq(64, 16, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(1)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(1)), CQP_MIN_BAD_ID);
     create_ceq(0, 0, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_BAD_SIZE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_SIZE);
     create_ceq(0, 262144, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(3)), CQP_MIN_BAD_SIZE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(3)), CQP_MIN_BAD_SIZE);
     create_ceq(0, 16, 0);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(4)), CQP_MIN_BAD_ADDR);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(4)), CQP_MIN_BAD_ADDR);
     create_ceq(1, 2, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(5)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(5)), 0);
     create_ceq(1, 2, CQPT_CEQ);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(6)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(6)), CQP_MIN_INVALID_STATE);
     /* Three CEQEs on a 2-entry CEQ: the third overwrites slot 0 with VALID clear. */
     eqs_ceq_post(d, 1, 0x10);
     eqs_ceq_post(d, 1, 0x20);
@@ -391,7 +381,7 @@ START_TEST(virtual_ceq_goes_through_pbles)
            pe_prep(CQPWQE_LPBLSIZE, 1);
     q[6] = 0;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     for (unsigned i = 0; i < 513; i++) {
         eqs_ceq_post(d, 2, i + 1);
     }
@@ -401,7 +391,7 @@ START_TEST(virtual_ceq_goes_through_pbles)
     q[3] = cqpt_hdr(CQP_OP_CREATE_CEQ) | pe_prep(CQPWQE_CEQ_ID, 3) | CQPWQE_VIRTMAP |
            pe_prep(CQPWQE_LPBLSIZE, 3);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_BAD_FIELD);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_FIELD);
 }
 END_TEST
 
@@ -416,9 +406,9 @@ START_TEST(aeq_credits_and_overflow)
     q[3] = cqpt_hdr(CQP_OP_CREATE_AEQ);
     q[4] = CQPT_AEQ;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(2)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_INVALID_STATE);
     irdma_dev_mmio_write(d, PFINT_AEQCTL, PE_INTCTL_CAUSE_ENA_M | 0);
     irdma_dev_mmio_write(d, GLINT_DYN_CTL(0), GLINT_DYN_CTL_INTENA_M);
     ck_assert(eqs_aeq_post(d, &e));
@@ -434,11 +424,11 @@ START_TEST(aeq_credits_and_overflow)
     q[2] = 0;
     q[3] = cqpt_hdr(CQP_OP_DESTROY_AEQ);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(3)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(3)), 0);
     q[2] = AEQ_SIZE_MAX + 1;
     q[3] = cqpt_hdr(CQP_OP_CREATE_AEQ);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(4)), CQP_MIN_BAD_SIZE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(4)), CQP_MIN_BAD_SIZE);
 }
 END_TEST
 
@@ -454,13 +444,13 @@ START_TEST(manage_stats_allocates_and_frees_instances)
     ck_assert_uint_eq(ld64(cqpt_ccqe(2) + CQE_QW2), 2);
     q[3] = cqpt_hdr(CQP_OP_MANAGE_STATS) | pe_prep(CQPWQE_STATS_INST_INDEX, 1);
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(3)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(3)), 0);
     cqpt_run(q);       /* already free */
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(4)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(4)), CQP_MIN_INVALID_STATE);
     q[3] = cqpt_hdr(CQP_OP_MANAGE_STATS) | CQPWQE_STATS_ALLOC_INST | CQPWQE_STATS_USE_FN_INDEX;
     q[5] = 3;          /* another function's stats */
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(5)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(5)), CQP_MIN_BAD_ID);
 }
 END_TEST
 
@@ -472,7 +462,7 @@ START_TEST(manage_arp_adds_and_deletes_entries)
     q[2] = 0x525400123456ull;
     q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | 5 | CQPWQE_ARP_ENTRYVALID | CQPWQE_ARP_PERMANENT;
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_maj(cqpt_ccqe(1)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     ck_assert(cqp_arp_lookup(d, 5, &mac));
     ck_assert_uint_eq(mac, 0x525400123456ull);
     q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | 5;
@@ -480,7 +470,7 @@ START_TEST(manage_arp_adds_and_deletes_entries)
     ck_assert(!cqp_arp_lookup(d, 5, &mac));
     q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | 4000 | CQPWQE_ARP_ENTRYVALID;  /* > 2048 committed */
     cqpt_run(q);
-    ck_assert_uint_eq(cqe_min(cqpt_ccqe(3)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ccqe(3)), CQP_MIN_BAD_ID);
 }
 END_TEST
 
