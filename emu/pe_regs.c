@@ -1,5 +1,6 @@
 /* pe_regs.c - the RDMA engine's registers (see pe_regs.h). */
 #include "pe_regs.h"
+#include "e810_regs.h"
 #include "ceq.h"
 #include "cq.h"
 #include "cqp.h"
@@ -85,7 +86,7 @@ static void pdinv_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
               emu_field_get(val, PFHMC_PDINV_PMPDIDX_M));
 }
 
-#define INTCTL_WMASK (PE_INTCTL_MSIX_INDX_M | PE_INTCTL_ITR_INDX_M | PE_INTCTL_CAUSE_ENA_M)
+#define INTCTL_WMASK (PFINT_CTL_MSIX_INDX_M | PFINT_CTL_ITR_INDX_M | PFINT_CTL_CAUSE_ENA_M)
 
 static const EmuReg pe_regs[PE_NUM_REGS] = {
     [PE_CQPTAIL] = { .name = "PFPE_CQPTAIL", .base = PFPE_CQPTAIL, .wmask = ~0u,

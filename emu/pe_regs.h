@@ -41,9 +41,7 @@
 #define GLINT_CEQCTL(n)             (0x0015c000 + 4 * (n))
 #define GLINT_CEQCTL_COUNT          2048
 #define PFINT_AEQCTL                0x0016cb00
-#define PE_INTCTL_MSIX_INDX_M       0x000007ffu
-#define PE_INTCTL_ITR_INDX_M        0x00001800u
-#define PE_INTCTL_CAUSE_ENA_M       0x40000000u
+/* GLINT_CEQCTL / PFINT_AEQCTL use the PFINT_*_CTL layout (PFINT_CTL_* in e810_regs.h). */
 #define PFHMC_PDINV                 0x00520300
 #define PFHMC_PDINV_PMSDIDX_M       0x00000fffu
 #define PFHMC_PDINV_PMSDPARTSEL_M   0x00008000u

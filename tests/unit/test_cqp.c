@@ -26,10 +26,10 @@ START_TEST(probe_registers_read_ready)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLPE_CRITERR), 0);
     irdma_dev_mmio_write(d, GLPE_CPUSTATUS0, 0);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLPE_CPUSTATUS0), 0x80);
-    irdma_dev_mmio_write(d, GLINT_CEQCTL(5), PE_INTCTL_CAUSE_ENA_M | 7 | 0x1800);
-    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLINT_CEQCTL(5)), PE_INTCTL_CAUSE_ENA_M | 7 | 0x1800);
-    irdma_dev_mmio_write(d, PFINT_AEQCTL, PE_INTCTL_CAUSE_ENA_M | 3);
-    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_AEQCTL), PE_INTCTL_CAUSE_ENA_M | 3);
+    irdma_dev_mmio_write(d, GLINT_CEQCTL(5), PFINT_CTL_CAUSE_ENA_M | 7 | 0x1800);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLINT_CEQCTL(5)), PFINT_CTL_CAUSE_ENA_M | 7 | 0x1800);
+    irdma_dev_mmio_write(d, PFINT_AEQCTL, PFINT_CTL_CAUSE_ENA_M | 3);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_AEQCTL), PFINT_CTL_CAUSE_ENA_M | 3);
 }
 END_TEST
 
@@ -318,7 +318,7 @@ START_TEST(ccq_arm_posts_one_ceqe_and_interrupts)
     bring_up(64);
     create_ceq(0, 16, CQPT_CEQ);
     ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
-    irdma_dev_mmio_write(d, GLINT_CEQCTL(0), PE_INTCTL_CAUSE_ENA_M | 1 | 0x1800);
+    irdma_dev_mmio_write(d, GLINT_CEQCTL(0), PFINT_CTL_CAUSE_ENA_M | 1 | 0x1800);
     irdma_dev_mmio_write(d, GLINT_DYN_CTL(1), GLINT_DYN_CTL_INTENA_M | GLINT_DYN_CTL_CLEARPBA_M);
     /* Not armed: no CEQE. */
     cqpt_run(q);
@@ -409,7 +409,7 @@ START_TEST(aeq_credits_and_overflow)
     ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(1)), 0);
     cqpt_run(q);
     ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_INVALID_STATE);
-    irdma_dev_mmio_write(d, PFINT_AEQCTL, PE_INTCTL_CAUSE_ENA_M | 0);
+    irdma_dev_mmio_write(d, PFINT_AEQCTL, PFINT_CTL_CAUSE_ENA_M | 0);
     irdma_dev_mmio_write(d, GLINT_DYN_CTL(0), GLINT_DYN_CTL_INTENA_M);
     ck_assert(eqs_aeq_post(d, &e));
     ck_assert(eqs_aeq_post(d, &e));
