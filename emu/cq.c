@@ -61,9 +61,9 @@ unsigned cq_count(IrdmaDev *d)
     return g_hash_table_size(d->cqs->cqs);
 }
 
-/* True if the consumer index in the shadow area says the ring has no free slot. Only a ring
- * whose every slot is unconsumed is full: the polarity tells a fresh CQE from an old one. */
-static bool cq_full(IrdmaDev *d, const PeCq *cq)
+/* True if the consumer index in the shadow area says the ring has fewer than @slots free
+ * slots. A ring keeps one slot unused: the polarity tells a fresh CQE from an old one. */
+static bool cq_full(IrdmaDev *d, const PeCq *cq, unsigned slots)
 {
     uint64_t sh;
     uint32_t consumer;
@@ -75,38 +75,65 @@ static bool cq_full(IrdmaDev *d, const PeCq *cq)
     if (consumer >= cq->size) {
         return false;           /* not an index: the driver's problem, not an overflow */
     }
-    return (cq->head + cq->size - consumer) % cq->size == cq->size - 1;
+    return (cq->head + cq->size - consumer) % cq->size + slots > cq->size - 1;
 }
 
-bool cq_post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], bool notify)
+/* Write @cqe into slot @slot with VALID @valid (header qword last in address order). */
+static bool write_slot(IrdmaDev *d, const PeCq *cq, uint32_t slot, uint8_t valid,
+                       uint8_t cqe[CQE_SIZE])
+{
+    uint64_t gpa, hdr;
+    HmcStatus st = hmc_queue_gpa(d, &cq->map, (uint64_t)slot * CQE_SIZE, &gpa);
+
+    if (st != HMC_OK) {
+        emu_trace(&d->host, "cq_unmapped", "cq=%u slot %u: CQE dropped", cq->id, slot);
+        return false;
+    }
+    hdr = ld64(cqe + CQE_HDR) & ~CQE_VALID;
+    st64(cqe + CQE_HDR, hdr | (valid ? CQE_VALID : 0));
+    if (!pe_dma_write(d, gpa, cqe, CQE_SIZE)) {
+        emu_trace(&d->host, "cq_dma_error", "cq=%u slot %u", cq->id, slot);
+        return false;
+    }
+    return true;
+}
+
+static void advance(PeCq *cq)
+{
+    if (++cq->head == cq->size) {
+        cq->head = 0;
+        cq->valid ^= 1;
+    }
+}
+
+/* Post @cqe (and @ext into the following slot, if any) and notify an armed CQ. */
+static bool post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], uint8_t *ext, bool notify)
 {
     PeCq *cq = lookup(d, id);
-    uint64_t gpa, hdr;
-    HmcStatus st;
 
     if (!cq) {
         emu_trace(&d->host, "cq_post_no_cq", "cq=%u", id);
         return false;
     }
-    if (cq_full(d, cq)) {
+    if (cq_full(d, cq, ext ? 2 : 1)) {
         emu_trace(&d->host, "cq_overflow", "cq=%u head=%u: CQE dropped", id, cq->head);
         return false;
     }
-    st = hmc_queue_gpa(d, &cq->map, (uint64_t)cq->head * CQE_SIZE, &gpa);
-    if (st != HMC_OK) {
-        emu_trace(&d->host, "cq_unmapped", "cq=%u slot %u: CQE dropped", id, cq->head);
+    if (ext) {
+        /* The extension first, so the driver never sees a valid CQE without it; the slot
+         * after the last one is slot 0 of the next pass. */
+        uint32_t next = (cq->head + 1) % cq->size;
+
+        if (!write_slot(d, cq, next, next ? cq->valid : cq->valid ^ 1, ext)) {
+            return false;
+        }
+    }
+    if (!write_slot(d, cq, cq->head, cq->valid, cqe)) {
         return false;
     }
-    hdr = ld64(cqe + CQE_HDR) & ~CQE_VALID;
-    st64(cqe + CQE_HDR, hdr | (cq->valid ? CQE_VALID : 0));
-    /* One write, header qword last in address order. */
-    if (!pe_dma_write(d, gpa, cqe, CQE_SIZE)) {
-        emu_trace(&d->host, "cq_dma_error", "cq=%u slot %u", id, cq->head);
-        return false;
-    }
-    if (++cq->head == cq->size) {
-        cq->head = 0;
-        cq->valid ^= 1;
+    advance(cq);
+    if (ext) {
+        advance(cq);
     }
     if (cq->arm_any || (cq->arm_se && notify)) {
         cq->arm_any = cq->arm_se = false;
@@ -115,6 +142,33 @@ bool cq_post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], bool notify)
         }
     }
     return true;
+}
+
+bool cq_post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], bool notify)
+{
+    return post(d, id, cqe, NULL, notify);
+}
+
+bool cq_post_qp(IrdmaDev *d, uint32_t id, const QpCqe *c)
+{
+    uint8_t cqe[CQE_SIZE] = { 0 }, ext[CQE_SIZE] = { 0 };
+    bool has_ext = c->imm_valid || c->smac_valid;
+
+    st64(cqe + CQE_PAYLDLEN_OFF, pe_prep(CQE_PAYLDLEN, c->payload_len));
+    st64(cqe + CQE_QW1_CTX, c->ctx);
+    st64(cqe + CQE_QW2, pe_prep(CQE_UDSRCQPN, c->qw2_low) | pe_prep(CQE_QPID, c->qp_id));
+    st64(cqe + CQE_HDR, pe_prep(CQE_WQEIDX, c->wqe_idx) | pe_prep(CQE_OP, c->op) |
+                        (c->sq ? CQE_SQ : 0) | (c->stag_or_ipv4 ? CQE_STAG_OR_IPV4 : 0) |
+                        (c->solicited ? CQE_SOEVENT : 0) | (has_ext ? CQE_EXTCQE : 0) |
+                        (c->error ? CQE_ERROR | pe_prep(CQE_MAJERR, c->maj) |
+                                    pe_prep(CQE_MINERR, c->min) : 0));
+    if (has_ext) {
+        st64(ext + CQE_EXT_IMM_OFF, c->imm);
+        st64(ext + CQE_EXT_SMAC_OFF, pe_prep(CQE_EXT_UDSMAC, c->smac));
+        st64(ext + CQE_HDR, (c->imm_valid ? CQE_EXT_IMMVALID : 0) |
+                            (c->smac_valid ? CQE_EXT_UDSMACVALID : 0));
+    }
+    return post(d, id, cqe, has_ext ? ext : NULL, c->solicited || c->error);
 }
 
 void cq_arm_doorbell(IrdmaDev *d, uint32_t val)

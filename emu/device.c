@@ -14,6 +14,7 @@
 #include "intr.h"
 #include "lan.h"
 #include "lan_rx.h"
+#include "roce.h"
 #include "lan_tx.h"
 #include "pe_regs.h"
 #include "cqp.h"
@@ -89,6 +90,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->mrs = mr_block_new(d);
     d->ahs = ah_block_new(d);
     d->ltab = ltab_new(d);
+    d->roce = roce_new(d);
     return d;
 }
 
@@ -97,6 +99,7 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    roce_free(d->roce);
     ltab_free(d->ltab);
     ah_block_free(d->ahs);
     mr_block_free(d->mrs);
@@ -131,6 +134,7 @@ static void reset_pf_state(IrdmaDev *d)
     aq_pf_reset(d->aq);
     /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
     cqp_reset(d->cqp);
+    roce_reset(d->roce);
     cqp_objects_reset(d);
     pe_regs_reset(d);
     intr_reset(d->intr);

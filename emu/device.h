@@ -40,6 +40,7 @@ typedef struct PeWs PeWs;
 typedef struct PeMrs PeMrs;
 typedef struct PeAhs PeAhs;
 typedef struct PeLtab PeLtab;
+typedef struct RoceEngine RoceEngine;
 
 typedef struct IrdmaDev {
     IrdmaHost host;
@@ -67,6 +68,7 @@ typedef struct IrdmaDev {
     PeMrs *mrs;                  /* mr.c: the STag table (MRs and MWs) */
     PeAhs *ahs;                  /* ah.c: address handles, multicast groups */
     PeLtab *ltab;                /* ltab.c: APBVT, quad hash, local MACs, push pages */
+    RoceEngine *roce;            /* roce.c: RoCEv2 frames in and out, internal loopback */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
     uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
     uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */

@@ -151,8 +151,7 @@ void hmc_status_fail(HmcStatus st, CqpResult *r)
     }
 }
 
-/* PBLE @idx: the guest address of one 4 KiB queue page. */
-static HmcStatus read_pble(IrdmaDev *d, uint32_t idx, uint64_t *val)
+HmcStatus hmc_pble_read(IrdmaDev *d, uint32_t idx, uint64_t *val)
 {
     uint64_t gpa, raw;
     HmcStatus st = hmc_obj_gpa(d, HMC_PBLE, idx, &gpa);
@@ -179,7 +178,7 @@ HmcStatus hmc_queue_gpa(IrdmaDev *d, const PeQueueMap *m, uint64_t off, uint64_t
     if ((uint64_t)m->first_pble + off / HMC_PD_SIZE > UINT32_MAX) {
         return HMC_BAD_INDEX;
     }
-    st = read_pble(d, m->first_pble + off / HMC_PD_SIZE, &page);
+    st = hmc_pble_read(d, m->first_pble + off / HMC_PD_SIZE, &page);
     if (st == HMC_OK) {
         *gpa = (page & ~(uint64_t)(HMC_PD_SIZE - 1)) + off % HMC_PD_SIZE;
     }

@@ -47,6 +47,9 @@ uint32_t hmc_obj_count(IrdmaDev *d, HmcObjType type);
 /* Fill @r with the CQP error for a failed translation. */
 void hmc_status_fail(HmcStatus st, CqpResult *r);
 
+/* PBLE @idx (a page address, or a leaf's PBLE index in a level-2 root). */
+HmcStatus hmc_pble_read(IrdmaDev *d, uint32_t idx, uint64_t *val);
+
 /* Checks that @m can address @bytes of queue memory (PBLEs in range and mapped). */
 HmcStatus hmc_queue_check(IrdmaDev *d, const PeQueueMap *m, uint64_t bytes);
 /* Guest address of byte @off of a queue; @off must not cross a 4 KiB page within the element. */

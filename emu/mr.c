@@ -354,3 +354,176 @@ static const CqpOp mr_ops[] = {
 };
 
 const CqpOpTable mr_cqp_ops = { mr_ops, G_N_ELEMENTS(mr_ops) };
+
+/* --- data path: STag checks and translation --- */
+
+const char *mr_access_name(MrAccess a)
+{
+    static const char *const names[] = {
+        [MR_ACCESS_OK] = "ok", [MR_ACCESS_INVALID_STAG] = "invalid STag",
+        [MR_ACCESS_BAD_KEY] = "bad key", [MR_ACCESS_BAD_PD] = "bad PD",
+        [MR_ACCESS_RIGHTS] = "rights", [MR_ACCESS_BOUNDS] = "bounds",
+        [MR_ACCESS_DMA] = "DMA",
+    };
+
+    return names[a];
+}
+
+unsigned mr_access_ae(MrAccess a)
+{
+    switch (a) {
+    case MR_ACCESS_BAD_KEY:
+        return AE_AMP_BAD_STAG_KEY;
+    case MR_ACCESS_BAD_PD:
+        return AE_AMP_BAD_PD;
+    case MR_ACCESS_RIGHTS:
+        return AE_AMP_RIGHTS_VIOLATION;
+    case MR_ACCESS_BOUNDS:
+        return AE_AMP_BOUNDS_VIOLATION;
+    default:
+        return AE_AMP_INVALID_STAG;
+    }
+}
+
+/* [va, va + len) within [base, base + size)? */
+static bool in_range(uint64_t va, uint64_t len, uint64_t base, uint64_t size)
+{
+    return va >= base && va - base <= size && len <= size - (va - base);
+}
+
+/* The MR behind a valid STag: key, PD, rights and bounds checked; @pos its first byte. */
+static MrAccess resolve_mr(const PeMr *mr, uint32_t stag, uint32_t pd, uint64_t va,
+                           uint64_t len, unsigned want, uint64_t *pos)
+{
+    uint64_t off;
+
+    if (mr->state != MR_STATE_VALID) {
+        return MR_ACCESS_INVALID_STAG;
+    }
+    if (mr->key != (stag & 0xff)) {
+        return MR_ACCESS_BAD_KEY;
+    }
+    if (mr->pd != pd) {
+        return MR_ACCESS_BAD_PD;
+    }
+    if ((mr->rights & want) != want ||
+        ((want & (STAG_RIGHT_REMOTE_READ | STAG_RIGHT_REMOTE_WRITE)) && !mr->remote_access)) {
+        return MR_ACCESS_RIGHTS;
+    }
+    if (!in_range(va, len, mr->va_based ? mr->va : 0, mr->len)) {
+        return MR_ACCESS_BOUNDS;
+    }
+    off = mr->va_based ? va - mr->va : va;
+    *pos = mr->fbo + off;
+    return MR_ACCESS_OK;
+}
+
+MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t va,
+                    uint64_t len, unsigned want, MrRange *out)
+{
+    const PeMr *e;
+    const PeMr *parent;
+    uint64_t parent_va;
+
+    *out = (MrRange) { 0 };
+    if (stag == 0) {
+        if (!priv || (want & (STAG_RIGHT_REMOTE_READ | STAG_RIGHT_REMOTE_WRITE))) {
+            return MR_ACCESS_INVALID_STAG;
+        }
+        out->phys = true;
+        out->pa = va;
+        return MR_ACCESS_OK;
+    }
+    e = mr_lookup(d, mr_stag_index(d, stag));
+    if (!e || e->stag_idx != stag >> 8) {
+        return MR_ACCESS_INVALID_STAG;
+    }
+    if (!e->is_mw) {
+        out->mr = e;
+        return resolve_mr(e, stag, pd, va, len, want, &out->pos);
+    }
+    /* A window: its own key, PD, rights and bounds, then the parent MR's pages. */
+    if (!e->bound) {
+        return MR_ACCESS_INVALID_STAG;
+    }
+    if ((e->mw_type == 2 || !e->mw1_no_key_check) && e->key != (stag & 0xff)) {
+        return MR_ACCESS_BAD_KEY;
+    }
+    if (e->pd != pd) {
+        return MR_ACCESS_BAD_PD;
+    }
+    if ((e->bound_rights & want) != want) {
+        return MR_ACCESS_RIGHTS;
+    }
+    parent_va = e->va_based ? va : e->bound_va + va;
+    if (!in_range(parent_va, len, e->bound_va, e->bound_len)) {
+        return MR_ACCESS_BOUNDS;
+    }
+    parent = mr_lookup(d, e->bound_mr);
+    if (!parent || parent->state != MR_STATE_VALID) {
+        return MR_ACCESS_INVALID_STAG;
+    }
+    out->mr = parent;
+    if (!in_range(parent_va, len, parent->va_based ? parent->va : 0, parent->len)) {
+        return MR_ACCESS_BOUNDS;
+    }
+    out->pos = parent->fbo + (parent->va_based ? parent_va - parent->va : parent_va);
+    return MR_ACCESS_OK;
+}
+
+/* Guest address of page @n of @mr. */
+static bool page_addr(IrdmaDev *d, const PeMr *mr, uint64_t n, uint64_t *pa)
+{
+    uint64_t leaf, v;
+
+    switch (mr->pbl_level) {
+    case PBL_LEVEL_NONE:
+        *pa = mr->pa + n * mr->page_size;
+        return true;
+    case PBL_LEVEL_1:
+        if (mr->first_pble + n > UINT32_MAX ||
+            hmc_pble_read(d, mr->first_pble + n, &v) != HMC_OK) {
+            return false;
+        }
+        break;
+    default:
+        if (mr->first_pble + n / PBLES_PER_LEAF > UINT32_MAX ||
+            hmc_pble_read(d, mr->first_pble + n / PBLES_PER_LEAF, &leaf) != HMC_OK ||
+            leaf + n % PBLES_PER_LEAF > UINT32_MAX ||
+            hmc_pble_read(d, leaf + n % PBLES_PER_LEAF, &v) != HMC_OK) {
+            return false;
+        }
+        break;
+    }
+    *pa = v & ~(mr->page_size - 1);
+    return true;
+}
+
+MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
+                 bool to_guest)
+{
+    uint8_t *b = buf;
+
+    if (rg->phys) {
+        bool ok = to_guest ? pe_dma_write(d, rg->pa + off, buf, len)
+                           : pe_dma_read(d, rg->pa + off, buf, len);
+        return ok ? MR_ACCESS_OK : MR_ACCESS_DMA;
+    }
+    while (len) {
+        uint64_t pos = rg->pos + off, in_page = pos % rg->mr->page_size, pa;
+        size_t n = MIN(len, rg->mr->page_size - in_page);
+        bool ok;
+
+        if (!page_addr(d, rg->mr, pos / rg->mr->page_size, &pa)) {
+            return MR_ACCESS_DMA;
+        }
+        ok = to_guest ? pe_dma_write(d, pa + in_page, b, n) : pe_dma_read(d, pa + in_page, b, n);
+        if (!ok) {
+            return MR_ACCESS_DMA;
+        }
+        b += n;
+        off += n;
+        len -= n;
+    }
+    return MR_ACCESS_OK;
+}

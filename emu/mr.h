@@ -69,4 +69,41 @@ PeMr *mr_lookup_mut(IrdmaDev *d, uint32_t index);
 /* Live MRs and MWs. */
 unsigned mr_count(IrdmaDev *d);
 
+/* The data path's view: an STag presented with an address range and the access it wants. */
+typedef enum MrAccess {
+    MR_ACCESS_OK,
+    MR_ACCESS_INVALID_STAG,    /* no entry, not valid, or an unbound window */
+    MR_ACCESS_BAD_KEY,
+    MR_ACCESS_BAD_PD,
+    MR_ACCESS_RIGHTS,
+    MR_ACCESS_BOUNDS,
+    MR_ACCESS_DMA,             /* a PBLE or the guest page behind it is unreachable */
+} MrAccess;
+
+/* Access the data path asks for (an STag's ARIGHTS bits, or 0 for a local read). */
+#define MR_WANT_LOCAL_READ   0
+#define MR_WANT_LOCAL_WRITE  STAG_RIGHT_LOCAL_WRITE
+#define MR_WANT_REMOTE_READ  STAG_RIGHT_REMOTE_READ
+#define MR_WANT_REMOTE_WRITE STAG_RIGHT_REMOTE_WRITE
+
+/* A resolved range: the MR whose pages back it and the offset of its first byte from the
+ * MR's first page start; or (@phys) guest physical memory at @pa (STag 0 on a privileged QP). */
+typedef struct MrRange {
+    const PeMr *mr;
+    uint64_t pos;
+    bool phys;
+    uint64_t pa;
+} MrRange;
+
+/* Check @stag for @len bytes at @va (a VA or a zero-based offset) for QP PD @pd; @priv: the
+ * QP may use STag 0 for physical addresses (kernel QPs). */
+MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t va,
+                    uint64_t len, unsigned want, MrRange *out);
+/* Copy @len bytes at offset @off of a resolved range to (@to_guest) or from @buf. */
+MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
+                 bool to_guest);
+/* The AE a failed access raises. */
+unsigned mr_access_ae(MrAccess a);
+const char *mr_access_name(MrAccess a);
+
 #endif

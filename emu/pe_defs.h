@@ -325,8 +325,26 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQP_MIN_RQ_WQE_FLUSHED     2
 #define CQP_MIN_SQ_WQE_FLUSHED     3
 #define CQP_MIN_BOTH_FLUSHED       1                   /* the model's: not one of the above */
+/* AE codes the engine raises (defs.h IRDMA_AE_*) and their sources. */
+#define AE_AMP_INVALID_STAG        0x0103
+#define AE_AMP_BAD_PD              0x0105
+#define AE_AMP_BAD_STAG_KEY        0x0106
+#define AE_AMP_BOUNDS_VIOLATION    0x0108
+#define AE_AMP_RIGHTS_VIOLATION    0x0109
+#define AE_AMP_MWBIND_INVALID_RIGHTS 0x0118
+#define AE_AMP_MWBIND_INVALID_BOUNDS 0x0119
+#define AE_IB_INVALID_REQUEST      0x0208
+#define AE_WQE_UNEXPECTED_OPCODE   0x020a
+#define AE_WQE_INVALID_PARAMETER   0x020b
+#define AE_IB_REMOTE_ACCESS_ERROR  0x020d
+#define AE_IB_REMOTE_OP_ERROR      0x020e
+#define AE_DDP_MSG_TOO_LONG        0x0303      /* receive larger than the RQ WQE */
+#define AE_LLP_TOO_MANY_RETRIES    0x050a
+#define AE_LLP_TOO_MANY_RNRS       0x050f
 #define AE_QP_SUSPEND_COMPLETE     0x0900
 #define AE_SOURCE_RSVD             0
+#define AE_SOURCE_RQ               1
+#define AE_SOURCE_SQ               5
 
 /* --- QP host context (256 B after a 256-B Q2 area; irdma_sc_qp_setctx_roce) --- */
 #define QPC_SIZE                   256
@@ -523,5 +541,107 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQPWQE_PUSH_IDX            PE_MASK64(9, 0)
 #define CQPWQE_PUSH_TYPE           PE_MASK64(61, 60)
 #define CQPWQE_PUSH_FREE_PAGE      PE_BIT64(62)
+
+/* --- QP SQ WQEs (32-byte quanta, header qword at 24 of the first; uk.c, defs.h) --- */
+#define SQWQE_QW0                  0                   /* immediate data, or fragment 0 */
+#define SQWQE_QW2                  16
+#define SQWQE_REMOTE_VA_OFF        16                  /* write/read: remote VA; bind: length */
+#define SQWQE_DESTQKEY             PE_MASK64(31, 0)    /* UD send: qw2 */
+#define SQWQE_DESTQPN              PE_MASK64(55, 32)
+#define SQWQE_HDR                  24
+#define SQWQE_REMSTAG              PE_MASK64(31, 0)    /* rkey / STag to invalidate */
+#define SQWQE_AHID                 PE_MASK64(16, 0)    /* UD send */
+#define SQWQE_OPCODE               PE_MASK64(37, 32)
+#define SQWQE_ADDFRAGCNT           PE_MASK64(41, 38)
+#define SQWQE_REPORTRTT            PE_BIT64(46)
+#define SQWQE_IMMDATAFLAG          PE_BIT64(47)
+#define SQWQE_INLINEDATALEN        PE_MASK64(55, 48)
+#define SQWQE_PUSHWQE              PE_BIT64(56)
+#define SQWQE_INLINEDATAFLAG       PE_BIT64(57)
+#define SQWQE_READFENCE            PE_BIT64(60)
+#define SQWQE_LOCALFENCE           PE_BIT64(61)
+#define SQWQE_SIGCOMPL             PE_BIT64(62)
+#define SQWQE_VALID                PE_BIT64(63)
+/* A fragment (SGE): address, then STag | length << 32 | VALID. Slot 0 is bytes 0-15 (the
+ * immediate with IMMDATAFLAG), slot s >= 1 is at 32 + 16 (s - 1). */
+#define WQE_FRAG_SIZE              16
+#define WQE_FRAG_STAG              PE_MASK64(31, 0)
+#define WQE_FRAG_LEN               PE_MASK64(62, 32)
+#define WQE_FRAGS_MAX              13                  /* IRDMA_MAX_WQ_FRAGMENT_COUNT */
+#define WQE_INLINE_MAX             101                 /* IRDMA_MAX_INLINE_DATA_SIZE */
+#define WQE_INLINE_FIRST_OFF       8                   /* 8 bytes in quantum 0, then 31 per */
+#define WQE_INLINE_FIRST_LEN       8                   /* quantum (its last byte is a valid */
+#define WQE_INLINE_PER_QUANTUM     31                  /* marker) */
+#define WQE_QUANTA_MAX             8                   /* a WQE never crosses 8 quanta */
+/* FAST_REG: qw0 VA or FBO, qw1 PBL address or first PBLE index high, qw2 length | index low. */
+#define SQWQE_FR_VA_OFF            0
+#define SQWQE_FR_PBL_OFF           8
+#define SQWQE_FR_PBLADDR           PE_MASK64(63, 12)
+#define SQWQE_FR_FIRSTPBLIDXHI     PE_MASK64(11, 0)
+#define SQWQE_FR_LEN_OFF           16
+#define SQWQE_FR_STAGLEN           PE_MASK64(40, 0)
+#define SQWQE_FR_FIRSTPBLIDXLO     PE_MASK64(63, 48)
+#define SQWQE_STAGKEY              PE_MASK64(7, 0)     /* FAST_REG header */
+#define SQWQE_STAGINDEX            PE_MASK64(31, 8)
+#define SQWQE_LPBLSIZE             PE_MASK64(45, 44)
+#define SQWQE_HPAGESIZE            PE_MASK64(47, 46)
+#define SQWQE_STAGRIGHTS           PE_MASK64(52, 48)
+#define SQWQE_VABASEDTO            PE_BIT64(53)
+#define SQWQE_MEMWINDOWTYPE        PE_BIT64(54)        /* BIND_MW: 1 = a type 1 window */
+/* BIND_MW: qw0 VA, qw1 parent MR STag << 32 | MW STag, qw2 length. LOCAL_INV: qw1 STag. */
+#define SQWQE_BIND_STAGS_OFF       8
+#define SQWQE_PARENTMRSTAG         PE_MASK64(63, 32)
+#define SQWQE_MWSTAG               PE_MASK64(31, 0)
+#define SQWQE_LOCINV_STAG_OFF      8
+#define SQ_OP_RDMA_WRITE           0x00
+#define SQ_OP_RDMA_READ            0x01
+#define SQ_OP_SEND                 0x03
+#define SQ_OP_SEND_INV             0x04
+#define SQ_OP_SEND_SOL             0x05
+#define SQ_OP_SEND_SOL_INV         0x06
+#define SQ_OP_BIND_MW              0x08
+#define SQ_OP_FAST_REG             0x09
+#define SQ_OP_LOCAL_INV            0x0a
+#define SQ_OP_RDMA_READ_LOC_INV    0x0b
+#define SQ_OP_NOP                  0x0c
+#define SQ_OP_RDMA_WRITE_SOL       0x0d
+/* QP doorbell shadow area: the SQ tail (quanta) the device reports. */
+#define QP_SHADOW_SQ_TAIL          PE_MASK64(14, 0)
+/* --- RQ WQE (32 << RQWQESIZE bytes): fragments as on the SQ, header at 24 --- */
+#define RQWQE_HDR                  24
+#define RQWQE_ADDFRAGCNT           SQWQE_ADDFRAGCNT
+#define RQWQE_VALID                SQWQE_VALID
+/* --- QP CQE (32 bytes) and its extension (the next 32-byte slot) --- */
+#define CQE_PAYLDLEN_OFF           0
+#define CQE_PAYLDLEN               PE_MASK64(31, 0)
+#define CQE_UDSRCQPN               PE_MASK64(31, 0)    /* qw2, UD receive */
+#define CQE_INVSTAG                PE_MASK64(31, 0)    /* qw2, RC receive with invalidate */
+#define CQE_QPID                   PE_MASK64(55, 32)
+#define CQE_EXTCQE                 PE_BIT64(50)
+#define CQE_STAG_OR_IPV4           PE_BIT64(53)        /* RC: STag invalidated; UD: IPv4 */
+#define CQE_OP                     PE_MASK64(61, 56)
+#define CQE_SQ                     PE_BIT64(62)
+#define CQE_EXT_IMM_OFF            0
+#define CQE_EXT_SMAC_OFF           16                  /* MAC[0] in bits 47:40, VLAN 63:48 */
+#define CQE_EXT_UDSMAC             PE_MASK64(47, 0)
+#define CQE_EXT_UDVLAN             PE_MASK64(63, 48)
+#define CQE_EXT_UDVLANVALID        PE_BIT64(60)
+#define CQE_EXT_UDSMACVALID        PE_BIT64(61)
+#define CQE_EXT_IMMVALID           PE_BIT64(62)
+#define CQE_MAJ_FLUSH              1                   /* IRDMA_FLUSH_MAJOR_ERR */
+/* enum irdma_flush_opcode: the minor code of a flush CQE. */
+#define FLUSH_GENERAL_ERR          1
+#define FLUSH_PROT_ERR             2
+#define FLUSH_REM_ACCESS_ERR       3
+#define FLUSH_LOC_QP_OP_ERR        4
+#define FLUSH_REM_OP_ERR           5
+#define FLUSH_LOC_LEN_ERR          6
+#define FLUSH_RETRY_EXC_ERR        8
+#define FLUSH_MW_BIND_ERR          9
+#define FLUSH_REM_INV_REQ_ERR      10
+/* QP context fields the transport reads beyond the control plane's. */
+#define QPC_QW12                   96
+#define QPC_PSNMAX                 PE_MASK64(23, 0)
+#define QPC_QW16_RTOMIN            PE_MASK64(63, 57)
 
 #endif

@@ -4,6 +4,7 @@
 #include "ceq.h"
 #include "cq.h"
 #include "cqp.h"
+#include "sq.h"
 #include "trace.h"
 
 static void cqp_high_low_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
@@ -67,12 +68,9 @@ static void aeqalloc_write(void *blk, const EmuReg *r, unsigned idx, uint32_t va
 
 static void wqealloc_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
 {
-    IrdmaDev *d = blk;
-
     (void)r;
     (void)idx;
-    /* QP SQ doorbell: the QP data path is not modelled yet; the doorbell is traced only. */
-    emu_trace(&d->host, "pe_wqealloc", "qp=%u (no QP engine: ignored)", val & 0xfffff);
+    sq_doorbell(blk, val & PFPE_WQEALLOC_QPID_M);
 }
 
 static void pdinv_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
@@ -105,6 +103,10 @@ static const EmuReg pe_regs[PE_NUM_REGS] = {
                       .write = aeqalloc_write },
     [PE_WQEALLOC] = { .name = "PFPE_WQEALLOC", .base = PFPE_WQEALLOC, .wmask = ~0u,
                       .write = wqealloc_write },
+    [PE_UDB_QP] = { .name = "PE_UDB_WQEALLOC", .base = PE_UDB_WQEALLOC, .wmask = ~0u,
+                    .write = wqealloc_write },
+    [PE_UDB_CQ] = { .name = "PE_UDB_CQARM", .base = PE_UDB_CQARM, .wmask = ~0u,
+                    .write = cqarm_write },
     [PE_LBARCTRL] = { .name = "GLPCI_LBARCTRL", .base = GLPCI_LBARCTRL,
                       .reset = GLPCI_LBARCTRL_PE_DB_8M << 4 },
     [PE_CPUSTATUS0] = { .name = "GLPE_CPUSTATUS0", .base = GLPE_CPUSTATUS0,

@@ -1,7 +1,8 @@
 /*
  * pe_regs.h - the RDMA engine's BAR0 registers as the gen2 irdma driver uses them
  * (icrdma_hw.h): the CQP create handshake (CCQPHIGH/LOW/STATUS), the CQP doorbell and tail,
- * the CQ arm/ack and AEQ credit doorbells, the QP doorbell, the readiness registers probe
+ * the CQ arm/ack and AEQ credit doorbells, the QP doorbell (and the user doorbell page's
+ * copies of the QP and CQ-arm doorbells), the readiness registers probe
  * checks (GLPE_CPUSTATUS*, GLPCI_LBARCTRL), the CEQ/AEQ interrupt routing (GLINT_CEQCTL,
  * PFINT_AEQCTL) and the HMC PD invalidate.
  *
@@ -30,6 +31,12 @@
 #define PFPE_CQACK                  0x00502c80
 #define PFPE_AEQALLOC               0x00502d00
 #define PFPE_WQEALLOC               0x00504400
+#define PFPE_WQEALLOC_QPID_M        0x0003ffffu
+/* The doorbell page user space maps (ICRDMA_DB_ADDR_OFFSET, 8 MiB - 64 KiB): libirdma writes
+ * the QP id at +0 and the CQ id at +0x40, as the kernel does at WQEALLOC and CQARM. */
+#define PE_UDB_PAGE                 0x007f0000
+#define PE_UDB_WQEALLOC             (PE_UDB_PAGE + 0x00)
+#define PE_UDB_CQARM                (PE_UDB_PAGE + 0x40)
 #define GLPCI_LBARCTRL              0x0009de74
 #define GLPCI_LBARCTRL_PE_DB_SIZE_M 0x00000030u
 #define GLPCI_LBARCTRL_PE_DB_8M     2
@@ -54,7 +61,7 @@
 /* The block's registers, in pe_regs.c's table order. */
 typedef enum PeReg {
     PE_CQPTAIL, PE_CQPDB, PE_CCQPSTATUS, PE_CCQPHIGH, PE_CCQPLOW, PE_CQPERRCODES,
-    PE_CQARM, PE_CQACK, PE_AEQALLOC, PE_WQEALLOC,
+    PE_CQARM, PE_CQACK, PE_AEQALLOC, PE_WQEALLOC, PE_UDB_QP, PE_UDB_CQ,
     PE_LBARCTRL, PE_CPUSTATUS0, PE_CPUSTATUS1, PE_CPUSTATUS2, PE_CRITERR,
     PE_CEQCTL, PE_AEQCTL, PE_PDINV, PE_VSIQF_PE_CTL1, PE_VFPDINV,
     PE_NUM_REGS

@@ -5,6 +5,9 @@
 #include "cqp.h"
 #include "hmc.h"
 #include "ltab.h"
+#include "roce.h"
+#include "rq.h"
+#include "sq.h"
 #include "trace.h"
 #include "ws.h"
 
@@ -15,12 +18,20 @@ struct PeQps {
     GHashTable *qps;           /* id -> PeQp * */
 };
 
+static void qp_free(gpointer data)
+{
+    PeQp *qp = data;
+
+    sq_release(qp->d, qp);
+    g_free(qp);
+}
+
 PeQps *qp_block_new(IrdmaDev *d)
 {
     PeQps *qps = g_new0(PeQps, 1);
 
     qps->d = d;
-    qps->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    qps->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, qp_free);
     return qps;
 }
 
@@ -44,6 +55,11 @@ static PeQp *lookup(IrdmaDev *d, uint32_t id)
 }
 
 const PeQp *qp_lookup(IrdmaDev *d, uint32_t id)
+{
+    return lookup(d, id);
+}
+
+PeQp *qp_lookup_mut(IrdmaDev *d, uint32_t id)
 {
     return lookup(d, id);
 }
@@ -144,6 +160,51 @@ static bool read_ctx(IrdmaDev *d, const CqpWqe *w, uint8_t ctx[QPC_SIZE], CqpRes
     return true;
 }
 
+/* An IP address of the context: IPv4 in [31:0] of the qword at @off23, IPv6 as words 0,1 at
+ * @off01 and 2,3 at @off23 (each [63:32], [31:0]). */
+static void ctx_ip(const uint8_t *ctx, bool ipv4, unsigned off01, unsigned off23, uint8_t out[16])
+{
+    uint64_t q01 = ld64(ctx + off01), q23 = ld64(ctx + off23);
+    uint32_t w[4] = { q01 >> 32, (uint32_t)q01, q23 >> 32, (uint32_t)q23 };
+
+    if (ipv4) {
+        w[0] = (uint32_t)q23;
+    }
+    roce_ip_bytes(ipv4, w, out);
+}
+
+/* What the transport needs from a context: the remote end, the path MTU, retry counts. */
+static void take_transport(IrdmaDev *d, const uint8_t *ctx, PeQp *qp)
+{
+    uint64_t qw0 = ld64(ctx + QPC_QW0), qw3 = ld64(ctx + QPC_QW3), qw6 = ld64(ctx + QPC_QW6);
+    uint64_t qw16 = ld64(ctx + QPC_QW16), dmac = 0;
+    RoceAv *av = &qp->av;
+    unsigned mss = pe_get(qw6, QPC_SNDMSS);
+
+    memset(av, 0, sizeof(*av));
+    if (qp->type == QP_TYPE_ROCE_RC && !cqp_arp_lookup(d, qp->arp_idx, &dmac)) {
+        emu_trace(&d->host, "qp_no_arp", "qp=%u arp_idx=%u", qp->id, qp->arp_idx);
+    }
+    roce_mac_bytes(dmac, av->dmac);
+    roce_mac_bytes(qp->src_mac, av->smac);
+    av->ipv4 = qw0 & QPC_IPV4;
+    av->vlan = qw0 & QPC_INSERTVLANTAG;
+    av->vlan_tci = pe_get(qw6, QPC_VLANTAG);
+    ctx_ip(ctx, av->ipv4, QPC_DESTIP01_OFF, QPC_DESTIP23_OFF, av->dip);
+    ctx_ip(ctx, av->ipv4, QPC_LOCALIP01_OFF, QPC_LOCALIP23_OFF, av->sip);
+    av->tos = pe_get(qw3, QPC_TOS);
+    av->ttl = pe_get(qw3, QPC_TTL);
+    av->flow_label = pe_get(ld64(ctx + QPC_QW7), QPC_FLOWLABEL);
+    av->sport = pe_get(qw3, QPC_SRCPORT);
+    qp->dest_qpn = pe_get(ld64(ctx + QPC_QW8), QPC_DESTQP);
+    qp->qkey = pe_get(ld64(ctx + QPC_QW8), QPC_QKEY);
+    /* SNDMSS is the path MTU; the engine carries 256..4096-byte payloads. */
+    qp->mtu = mss < 256 ? 256 : mss > ROCE_MTU_MAX ? ROCE_MTU_MAX : mss;
+    qp->priv = ld64(ctx + QPC_QW20) & QPC_PRIVEN;
+    qp->retry_cnt = pe_get(qw16, QPC_REXMIT_THRESH);
+    qp->rnr_retry = pe_get(qw16, QPC_RNRNAK_THRESH);
+}
+
 /* The context fields every CREATE/MODIFY takes, the ones behind a WQE valid bit only with it.
  * Validates what names another object; false with @r failed and @qp untouched. */
 static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp, CqpResult *r)
@@ -193,6 +254,7 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
         qp->ord = pe_get(ld64(ctx + QPC_QW20), QPC_ORDSIZE);
     }
     qp->pd = pe_get(ld64(ctx + QPC_QW7), QPC_PDIDX) | (pe_get(qw0, QPC_PDIDXHI) << 16);
+    take_transport(d, ctx, qp);
     qp->qs_handle = pe_get(ld64(ctx + QPC_QW22), QPC_QSHANDLE);
     qp->compl_ctx = ld64(ctx + QPC_COMPL_CTX_OFF);
     qp->ctx_pa = cqp_qw(w, CQPWQE_QP_CTX_OFF);
@@ -200,8 +262,8 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
     return true;
 }
 
-/* Post an AEQE about @qp. */
-static void qp_post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src, unsigned state)
+/* Post an AEQE about @qp with IWSTATE @state. */
+static void post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src, unsigned state)
 {
     AeqEntry e = {
         .ctx = qp->compl_ctx,
@@ -213,6 +275,38 @@ static void qp_post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src,
 
     emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u %s", qp->id, code, src,
               ok ? "posted" : "dropped");
+}
+
+void qp_ae(IrdmaDev *d, PeQp *qp, unsigned code, unsigned src, bool fatal)
+{
+    if (fatal) {
+        qp->state = QP_STATE_ERROR;
+    }
+    post_ae(d, qp, code, src, qp->state);
+}
+
+/* IWSTATE of a suspend-complete AE: RTS for SQD, as irdma copies it into hw_iwarp_state and
+ * rings doorbells only up to RTS. */
+static unsigned drained_state(const PeQp *qp)
+{
+    return qp->state == QP_STATE_SQD ? QP_STATE_RTS : qp->state;
+}
+
+void qp_sq_drained(IrdmaDev *d, PeQp *qp)
+{
+    for (; qp->drain_aes; qp->drain_aes--) {
+        post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD, drained_state(qp));
+    }
+}
+
+/* SQD or SUSPEND: one suspend-complete AE, now if nothing is in flight, else when the
+ * requester has drained. */
+static void owe_drain_ae(IrdmaDev *d, PeQp *qp)
+{
+    qp->drain_aes++;
+    if (!sq_busy(qp)) {
+        qp_sq_drained(d, qp);
+    }
 }
 
 static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -253,7 +347,7 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     qp = g_new0(PeQp, 1);
-    *qp = (PeQp) { .id = id, .type = type, .shadow_pa = shadow, .tx_cq = QP_NO_CQ,
+    *qp = (PeQp) { .d = d, .id = id, .type = type, .shadow_pa = shadow, .tx_cq = QP_NO_CQ,
                    .rx_cq = QP_NO_CQ };
     if (!parse_rings(d, ctx, w->hdr & CQPWQE_QP_VQ, qp, r)) {
         emu_trace(&d->host, "qp_create_bad_rings", "qp=%u", id);
@@ -265,6 +359,9 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     qp->state = QP_STATE_IDLE;
+    g_queue_init(&qp->req.ops);
+    sq_state_changed(d, qp, QP_STATE_INVALID);
+    rq_state_changed(d, qp, QP_STATE_INVALID);
     g_hash_table_insert(d->qps->qps, GUINT_TO_POINTER(id), qp);
     emu_trace(&d->host, "qp_create", "qp=%u %s sq=%u rq=%u quanta %s cq=%u/%u pd=%u qs=%u",
               id, type == QP_TYPE_ROCE_RC ? "RC" : "UD", qp->sq_quanta, qp->rq_quanta,
@@ -340,10 +437,10 @@ static void op_modify_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     emu_trace(&d->host, "qp_modify", "qp=%u %s -> %s dest_qp=%u qs=%u", qp->id,
               state_name(prev), state_name(next),
               (unsigned)pe_get(ld64(ctx + QPC_QW8), QPC_DESTQP), qp->qs_handle);
+    rq_state_changed(d, qp, prev);
+    sq_state_changed(d, qp, prev);
     if (next == QP_STATE_SQD) {
-        /* Nothing is in flight: the SQ is drained the moment it stops. IWSTATE says RTS, as
-         * irdma copies it into hw_iwarp_state and rings doorbells only up to RTS. */
-        qp_post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD, QP_STATE_RTS);
+        owe_drain_ae(d, qp);
     }
 }
 
@@ -392,23 +489,26 @@ static void op_flush_wqes(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         qp->rq_flush_maj = user ? pe_get(codes, CQPWQE_FLUSH_RQMJERR) : 0;
         qp->rq_flush_min = user ? pe_get(codes, CQPWQE_FLUSH_RQMNERR) : 0;
     }
-    /* The engine has taken no WQE from either ring yet, so none is outstanding on the device
-     * side: "nothing flushed", and irdma completes the posted ones itself (kernel QPs). */
-    r->min = CQP_MIN_NOTHING_FLUSHED;
+    /* One flush CQE per queue that holds WQEs; the minor code says which did. */
+    {
+        bool sq_done = sq && sq_flush(d, qp), rq_done = rq && rq_flush(d, qp);
+
+        r->min = sq_done && rq_done ? CQP_MIN_BOTH_FLUSHED : sq_done ? CQP_MIN_SQ_WQE_FLUSHED :
+                 rq_done ? CQP_MIN_RQ_WQE_FLUSHED : CQP_MIN_NOTHING_FLUSHED;
+    }
     if (sq || rq) {
         emu_trace(&d->host, "qp_flush", "qp=%u sq=%d rq=%d codes=0x%016" G_GINT64_MODIFIER "x",
                   qp->id, sq, rq, user ? codes : 0);
     }
     if (gen_ae) {
-        qp_post_ae(d, qp, pe_get(ae, CQPWQE_FLUSH_AECODE), pe_get(ae, CQPWQE_FLUSH_AESOURCE),
-                   qp->state);
+        post_ae(d, qp, pe_get(ae, CQPWQE_FLUSH_AECODE), pe_get(ae, CQPWQE_FLUSH_AESOURCE),
+                qp->state);
     }
 }
 
-/* SUSPEND_QP: stop the SQ at a packet boundary, keep every WQE and PSN. Nothing is in flight,
- * so the QP is drained at once: AE 0x900 follows the completion through the AEQ, for a QP in
- * any state and again for one already suspended (irdma counts one AE per SUSPEND). IWSTATE is
- * the QP's state, RTS for SQD (see the SQD modify). */
+/* SUSPEND_QP: fetch no new SQ WQE, keep every WQE and PSN; messages on the wire finish. AE
+ * 0x900 follows once the SQ has drained, for a QP in any state and again for one already
+ * suspended (irdma counts one AE per SUSPEND). */
 static void op_suspend_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 {
     PeQp *qp = wqe_qp(d, w, false, r);
@@ -419,8 +519,7 @@ static void op_suspend_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     emu_trace(&d->host, "qp_suspend", "qp=%u in %s%s", qp->id, state_name(qp->state),
               qp->suspended ? " (again)" : "");
     qp->suspended = true;
-    qp_post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD,
-               qp->state == QP_STATE_SQD ? QP_STATE_RTS : qp->state);
+    owe_drain_ae(d, qp);
 }
 
 /* RESUME_QP: rebind to the qs_handle of the WQE (a WS leaf) and let the SQ run again; the
@@ -448,6 +547,7 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     qp->qs_handle = qs;
     emu_trace(&d->host, "qp_resume", "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
               state_name(qp->state));
+    sq_state_changed(d, qp, qp->state);
 }
 
 static const CqpOp qp_ops[] = {

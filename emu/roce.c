@@ -1,10 +1,189 @@
-/* roce.c - RDMA engine receive hand-off (see roce.h). */
+/* roce.c - the RDMA engine's packet path (see roce.h). */
 #include "roce.h"
+#include "ah.h"
+#include "cqp.h"
+#include "fw_link.h"
+#include "inet.h"
+#include "rq.h"
+#include "sq.h"
 #include "trace.h"
+
+#define LOOPBACK_MAX_PENDING  65536    /* frames; more are dropped as a full wire would */
+
+struct RoceEngine {
+    IrdmaDev *d;
+    GQueue loopback;           /* GBytes * waiting for the engine's own receive */
+    EmuEvent *ev;
+    RoceStats stats;
+    uint8_t frame[ROCE_FRAME_MAX];
+};
+
+RoceEngine *roce_new(IrdmaDev *d)
+{
+    RoceEngine *r = g_new0(RoceEngine, 1);
+
+    r->d = d;
+    g_queue_init(&r->loopback);
+    return r;
+}
+
+void roce_reset(RoceEngine *r)
+{
+    if (r->ev) {
+        emu_event_cancel(&r->d->events, r->ev);
+        r->ev = NULL;
+    }
+    g_queue_clear_full(&r->loopback, (GDestroyNotify)g_bytes_unref);
+}
+
+void roce_free(RoceEngine *r)
+{
+    if (!r) {
+        return;
+    }
+    roce_reset(r);
+    g_free(r);
+}
+
+RoceStats *roce_stats(RoceEngine *r)
+{
+    return &r->stats;
+}
+
+void roce_mac_bytes(uint64_t mac, uint8_t out[6])
+{
+    for (int i = 0; i < 6; i++) {
+        out[i] = mac >> (40 - 8 * i);
+    }
+}
+
+void roce_ip_bytes(bool ipv4, const uint32_t ip[4], uint8_t out[16])
+{
+    memset(out, 0, 16);
+    for (int i = 0; i < (ipv4 ? 1 : 4); i++) {
+        put_be16(out + 4 * i, ip[i] >> 16);
+        put_be16(out + 4 * i + 2, ip[i]);
+    }
+}
+
+void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
+{
+    uint64_t dmac = 0;
+
+    memset(av, 0, sizeof(*av));
+    if (!cqp_arp_lookup(d, ah->arp_idx, &dmac)) {
+        emu_trace(&d->host, "roce_ah_no_arp", "ah=%u arp=%u", ah->idx, ah->arp_idx);
+    }
+    roce_mac_bytes(dmac, av->dmac);
+    roce_mac_bytes(ah->src_mac, av->smac);
+    av->vlan = ah->insert_vlan;
+    av->vlan_tci = ah->vlan_tag;
+    av->ipv4 = ah->ipv4;
+    roce_ip_bytes(ah->ipv4, ah->src_ip, av->sip);
+    roce_ip_bytes(ah->ipv4, ah->dest_ip, av->dip);
+    av->tos = ah->tc;
+    av->ttl = ah->hop_limit;
+    av->flow_label = ah->flow_label;
+    /* RoCEv2 source ports spread flows; a UD QP's own number keeps its packets in order. */
+    av->sport = 0xc000 | (qp->id & 0x3fff);
+}
+
+/* Hand a decoded packet to its QP. */
+static void deliver(IrdmaDev *d, const RocePkt *p)
+{
+    RoceEngine *r = d->roce;
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    PeQp *qp = qp_lookup_mut(d, p->dqpn);
+
+    r->stats.rx_frames++;
+    if (!qp || (!!(fl & BTH_UD) != (qp->type == QP_TYPE_ROCE_UD))) {
+        r->stats.rx_no_qp++;
+        emu_trace(&d->host, "roce_rx_no_qp", "dest qp=%u opcode=0x%02x", p->dqpn, p->opcode);
+        return;
+    }
+    if (fl & (BTH_ACK | BTH_READ_RESP)) {
+        sq_rx(d, qp, p);
+    } else {
+        rq_rx(d, qp, p);
+    }
+}
 
 void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
-    (void)frame;
-    d->roce_rx_dropped++;
-    emu_trace(&d->host, "roce_rx_dropped", "len %zu: no RoCEv2 transport yet", len);
+    RocePkt p;
+    RoceParseStatus st = rocev2_parse(frame, len, &p, true);
+
+    if (st != ROCE_PARSE_OK) {
+        if (st == ROCE_PARSE_BAD_ICRC) {
+            d->roce->stats.rx_bad_icrc++;
+        } else {
+            d->roce->stats.rx_malformed++;
+        }
+        d->roce_rx_dropped++;
+        emu_trace(&d->host, "roce_rx_dropped", "len %zu: %s", len,
+                  st == ROCE_PARSE_BAD_ICRC ? "bad ICRC" : "malformed");
+        return;
+    }
+    deliver(d, &p);
+}
+
+static void run_loopback(void *arg)
+{
+    RoceEngine *r = arg;
+    IrdmaDev *d = r->d;
+    unsigned budget = d->events.run_budget;
+    GBytes *b;
+
+    r->ev = NULL;
+    while (budget-- && (b = g_queue_pop_head(&r->loopback))) {
+        gsize len;
+        const uint8_t *f = g_bytes_get_data(b, &len);
+        RocePkt p;
+
+        /* Built by this engine a moment ago: no ICRC to check. */
+        if (rocev2_parse(f, len, &p, false) == ROCE_PARSE_OK) {
+            deliver(d, &p);
+        }
+        g_bytes_unref(b);
+    }
+    if (!g_queue_is_empty(&r->loopback) && !r->ev) {
+        r->ev = emu_event_schedule(&d->events, 0, run_loopback, r);
+    }
+}
+
+void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p)
+{
+    RoceEngine *r = d->roce;
+    size_t len;
+
+    memcpy(p->dmac, av->dmac, 6);
+    memcpy(p->smac, av->smac, 6);
+    p->vlan = av->vlan;
+    p->vlan_tci = av->vlan_tci;
+    p->ipv4 = av->ipv4;
+    memcpy(p->sip, av->sip, 16);
+    memcpy(p->dip, av->dip, 16);
+    p->tos = av->tos;
+    p->ttl = av->ttl;
+    p->flow_label = av->flow_label;
+    p->sport = av->sport;
+    len = rocev2_build(p, r->frame);
+    emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
+              p->psn, len, memcmp(av->dmac, av->smac, 6) ? "" : " (loopback)");
+    if (!memcmp(av->dmac, av->smac, 6)) {
+        if (g_queue_get_length(&r->loopback) >= LOOPBACK_MAX_PENDING) {
+            return;
+        }
+        r->stats.loopback_frames++;
+        g_queue_push_tail(&r->loopback, g_bytes_new(r->frame, len));
+        if (!r->ev) {
+            r->ev = emu_event_schedule(&d->events, d->timing.roce_loopback_ns, run_loopback, r);
+        }
+        return;
+    }
+    if (!fw_link_is_up(d->link)) {
+        return;
+    }
+    r->stats.tx_frames++;
+    d->host.ops->send_frame(d->host.opaque, r->frame, len);
 }

@@ -14,9 +14,14 @@ typedef struct IrdmaTiming {
     uint64_t cqp_cmd_ns;      /* CQP doorbell to its WQEs being processed (each batch of
                                * CQP_BUDGET); the driver polls register-completed ops for
                                * only ~10 ms */
+    uint64_t sq_run_ns;       /* QP doorbell (or ACK) to the SQ engine running */
+    uint64_t roce_loopback_ns;    /* a frame to this port's own MAC to its receive */
+    uint64_t rc_rto_ns;       /* RC retransmission timeout */
 } IrdmaTiming;
 
 #define IRDMA_TIMING_DEFAULT ((IrdmaTiming) { .aq_cmd_ns = 0, .lan_tx_ns = 0, .lan_rx_ns = 0, \
-                                              .cqp_cmd_ns = 0 })
+                                              .cqp_cmd_ns = 0, .sq_run_ns = 0, \
+                                              .roce_loopback_ns = 0, \
+                                              .rc_rto_ns = 100 * 1000 * 1000 })
 
 #endif

@@ -19,6 +19,7 @@ Suite *qp_suite(void);
 Suite *mr_suite(void);
 Suite *ah_suite(void);
 Suite *ltab_suite(void);
+Suite *rocev2_suite(void);
 
 int main(void)
 {
@@ -41,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, mr_suite());
     srunner_add_suite(sr, ah_suite());
     srunner_add_suite(sr, ltab_suite());
+    srunner_add_suite(sr, rocev2_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -1,0 +1,351 @@
+/* rq.c - the responder (see rq.h). */
+#include "rq.h"
+#include "cq.h"
+#include "hmc.h"
+#include "roce.h"
+#include "trace.h"
+
+#define RNR_TIMER_CODE  14         /* 1.28 ms (IBA table 45): what the responder asks for */
+
+static uint64_t wqe_bytes(const PeQp *qp)
+{
+    return (uint64_t)QP_WQ_QUANTUM << qp->rq_wqe_shift;
+}
+
+static uint32_t rq_wqes(const PeQp *qp)
+{
+    return qp->rq_quanta >> qp->rq_wqe_shift;
+}
+
+/* Read the RQ WQE at the head if it is posted; false if not (or unreadable). */
+static bool peek_wqe(IrdmaDev *d, PeQp *qp, uint8_t *raw)
+{
+    uint64_t gpa;
+
+    return hmc_queue_gpa(d, &qp->rq, qp->resp.head * wqe_bytes(qp), &gpa) == HMC_OK &&
+           pe_dma_read(d, gpa, raw, wqe_bytes(qp)) &&
+           !!(ld64(raw + RQWQE_HDR) & RQWQE_VALID) == qp->resp.valid;
+}
+
+static void advance(PeQp *qp)
+{
+    if (++qp->resp.head == rq_wqes(qp)) {
+        qp->resp.head = 0;
+        qp->resp.valid ^= 1;
+    }
+}
+
+static void send_ack(IrdmaDev *d, PeQp *qp, uint8_t syndrome, uint32_t psn)
+{
+    RocePkt p = {
+        .opcode = BTH_RC_ACK, .pkey = ROCE_PKEY_DEFAULT, .dqpn = qp->dest_qpn,
+        .psn = psn & ROCE_PSN_MASK, .aeth_syndrome = syndrome, .aeth_msn = qp->resp.msn,
+    };
+
+    if (syndrome != AETH_ACK) {
+        emu_trace(&d->host, "rq_nak", "qp=%u syndrome=0x%02x psn=%u", qp->id, syndrome, psn);
+    }
+    roce_send(d, &qp->av, &p);
+}
+
+/* The request cannot be served: NAK it, and (access errors) fail the QP as IB says. */
+static void refuse(IrdmaDev *d, PeQp *qp, const RocePkt *p, uint8_t syndrome, unsigned ae)
+{
+    send_ack(d, qp, syndrome, p->psn);
+    qp->resp.msg = 0;
+    if (ae) {
+        qp_ae(d, qp, ae, AE_SOURCE_RQ, true);
+    }
+}
+
+/* Take the RQ WQE at the head with its SGEs resolved for local write. */
+static bool take_wqe(IrdmaDev *d, PeQp *qp)
+{
+    uint8_t raw[QP_WQ_QUANTUM << 3];
+
+    if (!peek_wqe(d, qp, raw) || !rq_wqe_decode(raw, wqe_bytes(qp), &qp->resp.wqe)) {
+        return false;
+    }
+    for (unsigned i = 0; i < qp->resp.wqe.nsge; i++) {
+        const WqeSge *g = &qp->resp.wqe.sge[i];
+
+        if (mr_resolve(d, g->stag, qp->pd, qp->priv, g->addr, g->len, MR_WANT_LOCAL_WRITE,
+                       &qp->resp.rg[i]) != MR_ACCESS_OK) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Scatter @len bytes at message offset @off into the RQ WQE's SGEs. */
+static bool scatter(IrdmaDev *d, PeQp *qp, uint64_t off, const uint8_t *buf, size_t len)
+{
+    for (unsigned i = 0; i < qp->resp.wqe.nsge && len; i++) {
+        uint64_t n = qp->resp.wqe.sge[i].len;
+
+        if (off >= n) {
+            off -= n;
+            continue;
+        }
+        n = MIN(n - off, len);
+        if (mr_copy(d, &qp->resp.rg[i], off, (void *)buf, n, true) != MR_ACCESS_OK) {
+            return false;
+        }
+        buf += n;
+        len -= n;
+        off = 0;
+    }
+    return len == 0;
+}
+
+/* The receive completion of the WQE at the head; the WQE is consumed. */
+static void complete_recv(IrdmaDev *d, PeQp *qp, const RocePkt *p, uint32_t len, QpCqe *c)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+
+    c->ctx = qp->compl_ctx;
+    c->qp_id = qp->id;
+    c->op = p->opcode;
+    c->wqe_idx = qp->resp.head << qp->rq_wqe_shift;
+    c->payload_len = len;
+    c->solicited = p->se;
+    c->imm_valid = fl & BTH_HAS_IMM;
+    c->imm = p->imm;
+    if (!cq_post_qp(d, qp->rx_cq, c)) {
+        emu_trace(&d->host, "rq_cqe_lost", "qp=%u wqe=%u", qp->id, qp->resp.head);
+    }
+    advance(qp);
+}
+
+/* SEND with invalidate: the STag the IETH names loses its validity (an MR or a bound MW). */
+static bool invalidate(IrdmaDev *d, PeQp *qp, uint32_t stag)
+{
+    PeMr *mr = mr_lookup_mut(d, mr_stag_index(d, stag));
+
+    if (!mr || mr->stag_idx != stag >> 8 || mr->pd != qp->pd || !mr->remote_access) {
+        return false;
+    }
+    if (mr->is_mw) {
+        mr->bound = false;
+    } else {
+        mr->state = MR_STATE_INVALID;
+    }
+    return true;
+}
+
+/* Answer a READ request at @psn: path-MTU responses, AETH on the first and the last. */
+static void read_respond(IrdmaDev *d, PeQp *qp, const RocePkt *req, const MrRange *rg)
+{
+    uint8_t payload[ROCE_MTU_MAX];
+    uint32_t n = req->reth_len ? (req->reth_len + qp->mtu - 1) / qp->mtu : 1;
+
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t off = (uint64_t)k * qp->mtu;
+        size_t len = req->reth_len ? MIN(req->reth_len - off, qp->mtu) : 0;
+        RocePkt p = {
+            .pkey = ROCE_PKEY_DEFAULT, .dqpn = qp->dest_qpn,
+            .psn = (req->psn + k) & ROCE_PSN_MASK, .aeth_syndrome = AETH_ACK,
+            .aeth_msn = qp->resp.msn, .payload = payload, .payload_len = len,
+        };
+
+        p.opcode = n == 1 ? BTH_RC_READ_RESP_ONLY : k == 0 ? BTH_RC_READ_RESP_FIRST :
+                   k == n - 1 ? BTH_RC_READ_RESP_LAST : BTH_RC_READ_RESP_MIDDLE;
+        if (len && mr_copy(d, rg, off, payload, len, false) != MR_ACCESS_OK) {
+            refuse(d, qp, req, AETH_NAK_REM_OP, AE_IB_REMOTE_OP_ERROR);
+            return;
+        }
+        roce_send(d, &qp->av, &p);
+    }
+}
+
+/* A READ request: check the rkey, answer, consume its PSNs. */
+static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplicate)
+{
+    MrRange rg;
+    MrAccess a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
+                            MR_WANT_REMOTE_READ, &rg);
+    uint32_t n = p->reth_len ? (p->reth_len + qp->mtu - 1) / qp->mtu : 1;
+
+    if (a != MR_ACCESS_OK) {
+        emu_trace(&d->host, "rq_read_refused", "qp=%u rkey=0x%08x: %s", qp->id, p->reth_rkey,
+                  mr_access_name(a));
+        refuse(d, qp, p, AETH_NAK_REM_ACCESS, duplicate ? 0 : mr_access_ae(a));
+        return;
+    }
+    if (!duplicate) {
+        qp->resp.epsn = (p->psn + n) & ROCE_PSN_MASK;
+        qp->resp.msn = (qp->resp.msn + 1) & 0xffffff;
+    }
+    read_respond(d, qp, p, &rg);
+}
+
+static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    int32_t dist = psn_diff(p->psn, qp->resp.epsn);
+    QpCqe c = { 0 };
+
+    if (dist < 0) {
+        if (fl & BTH_READ_REQ) {
+            rc_read_request(d, qp, p, true);
+        } else {
+            send_ack(d, qp, AETH_ACK, qp->resp.epsn - 1);
+        }
+        return;
+    }
+    if (dist > 0) {
+        if (!qp->resp.nak_sent) {
+            qp->resp.nak_sent = true;
+            send_ack(d, qp, AETH_NAK_PSN_SEQ, qp->resp.epsn);
+        }
+        return;
+    }
+    qp->resp.nak_sent = false;
+    if (fl & BTH_READ_REQ) {
+        rc_read_request(d, qp, p, false);
+        return;
+    }
+    /* A message's packets come in order: FIRST/ONLY start one, the others continue it. */
+    if (!!(fl & BTH_FIRST) == !!qp->resp.msg ||
+        (qp->resp.msg && !(fl & qp->resp.msg))) {
+        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
+        return;
+    }
+    /* What needs an RQ WQE (a SEND, a WRITE with immediate) waits (RNR) until one is there. */
+    if (((fl & BTH_SEND) && (fl & BTH_FIRST)) || ((fl & BTH_WRITE) && (fl & BTH_HAS_IMM))) {
+        if (!take_wqe(d, qp)) {
+            send_ack(d, qp, AETH_RNR_NAK(RNR_TIMER_CODE), p->psn);
+            return;
+        }
+    }
+    if (fl & BTH_FIRST) {
+        qp->resp.msg = fl & (BTH_SEND | BTH_WRITE);
+        qp->resp.off = 0;
+        if (fl & BTH_WRITE) {
+            MrAccess a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
+                                    MR_WANT_REMOTE_WRITE, &qp->resp.write);
+
+            if (a != MR_ACCESS_OK) {
+                emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,
+                          p->reth_rkey, mr_access_name(a));
+                refuse(d, qp, p, AETH_NAK_REM_ACCESS, mr_access_ae(a));
+                return;
+            }
+            qp->resp.write_len = p->reth_len;
+        }
+    }
+    if (qp->resp.msg == BTH_WRITE) {
+        if (p->payload_len > qp->resp.write_len - qp->resp.off ||
+            ((fl & BTH_LAST) && qp->resp.off + p->payload_len != qp->resp.write_len) ||
+            mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, p->payload_len,
+                    true) != MR_ACCESS_OK) {
+            refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
+            return;
+        }
+    } else if (p->payload_len > qp->resp.wqe.len - qp->resp.off ||
+               !scatter(d, qp, qp->resp.off, p->payload, p->payload_len)) {
+        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_DDP_MSG_TOO_LONG);
+        return;
+    }
+    qp->resp.off += p->payload_len;
+    qp->resp.epsn = (qp->resp.epsn + 1) & ROCE_PSN_MASK;
+    if (fl & BTH_LAST) {
+        qp->resp.msn = (qp->resp.msn + 1) & 0xffffff;
+        if (fl & BTH_HAS_IETH) {
+            if (!invalidate(d, qp, p->ieth_rkey)) {
+                refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
+                return;
+            }
+            c.stag_or_ipv4 = true;
+            c.qw2_low = p->ieth_rkey;
+        }
+        if ((fl & BTH_SEND) || (fl & BTH_HAS_IMM)) {
+            complete_recv(d, qp, p, qp->resp.off, &c);
+        }
+        qp->resp.msg = 0;
+    }
+    if ((fl & BTH_LAST) || p->ackreq) {
+        send_ack(d, qp, AETH_ACK, p->psn);
+    }
+}
+
+static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    uint8_t grh[ROCE_GRH_LEN] = { 0 };
+    uint64_t smac = 0;
+    QpCqe c = { 0 };
+
+    if (p->deth_qkey != qp->qkey || !take_wqe(d, qp) ||
+        ROCE_GRH_LEN + p->payload_len > qp->resp.wqe.len) {
+        emu_trace(&d->host, "rq_ud_dropped", "qp=%u qkey=0x%08x (QP's 0x%08x) len=%zu", qp->id,
+                  p->deth_qkey, qp->qkey, p->payload_len);
+        return;
+    }
+    /* The GRH area: an IPv4 header sits in its last 20 bytes. */
+    if (p->ipv4) {
+        memcpy(grh + ROCE_GRH_LEN - 20, p->l3, 20);
+    } else {
+        memcpy(grh, p->l3, ROCE_GRH_LEN);
+    }
+    if (!scatter(d, qp, 0, grh, ROCE_GRH_LEN) ||
+        !scatter(d, qp, ROCE_GRH_LEN, p->payload, p->payload_len)) {
+        emu_trace(&d->host, "rq_ud_unreachable", "qp=%u", qp->id);
+        return;
+    }
+    for (int i = 0; i < 6; i++) {
+        smac = smac << 8 | p->smac[i];
+    }
+    c.qw2_low = p->deth_sqpn;
+    c.stag_or_ipv4 = p->ipv4;
+    c.smac_valid = true;
+    c.smac = smac;
+    complete_recv(d, qp, p, ROCE_GRH_LEN + p->payload_len, &c);
+}
+
+void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    if (qp->state != QP_STATE_RTR && qp->state != QP_STATE_RTS && qp->state != QP_STATE_SQD) {
+        emu_trace(&d->host, "rq_rx_not_ready", "qp=%u opcode=0x%02x", qp->id, p->opcode);
+        return;
+    }
+    if (qp->type == QP_TYPE_ROCE_UD) {
+        ud_rx(d, qp, p);
+    } else {
+        rc_rx(d, qp, p);
+    }
+}
+
+void rq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
+{
+    (void)d;
+    if (qp->state == QP_STATE_IDLE && !qp->resp.valid) {
+        qp->resp.valid = 1;                        /* the first pass over the ring */
+    }
+    if (qp->state == QP_STATE_RTR && prev == QP_STATE_IDLE) {
+        qp->resp.epsn = pe_get(ld64(qp->ctx + QPC_QW11), QPC_EPSN);
+    }
+}
+
+bool rq_flush(IrdmaDev *d, PeQp *qp)
+{
+    uint8_t raw[QP_WQ_QUANTUM << 3];
+    uint32_t first = qp->resp.head;
+    bool any = false;
+    QpCqe c = {
+        .ctx = qp->compl_ctx, .qp_id = qp->id, .error = true, .maj = qp->rq_flush_maj,
+        .min = qp->rq_flush_min, .wqe_idx = first << qp->rq_wqe_shift,
+    };
+
+    for (uint32_t n = 0; n < rq_wqes(qp) && peek_wqe(d, qp, raw); n++) {
+        any = true;
+        advance(qp);
+    }
+    qp->resp.msg = 0;
+    if (any) {
+        if (!cq_post_qp(d, qp->rx_cq, &c)) {
+            emu_trace(&d->host, "rq_cqe_lost", "qp=%u flush", qp->id);
+        }
+        emu_trace(&d->host, "rq_flushed", "qp=%u from wqe %u", qp->id, first);
+    }
+    return any;
+}

@@ -1,0 +1,27 @@
+/*
+ * rq.h - the responder: what arrives for a QP. The RQ has no doorbell: a WQE is looked for
+ * (VALID matching the pass) when a SEND or a WRITE with immediate needs one.
+ *
+ * RC: packets must come in PSN order. A duplicate (PSN before the expected one) is
+ * acknowledged again, a READ request answered again; a PSN ahead gets one sequence NAK until
+ * the expected one arrives. SENDs scatter into the RQ WQE's SGEs, WRITEs into the MR or MW
+ * the RETH names, READ requests are answered with path-MTU responses; a message's last packet
+ * and every packet asking for it get an ACK. No RQ WQE: an RNR NAK. An STag refused (key, PD,
+ * rights, bounds): a remote access NAK and the AE irdma maps to the QP's error. A message too
+ * long for its RQ WQE: an invalid request NAK.
+ *
+ * UD: the QKey must match; the receive gets the 40-byte GRH area (the IPv4 header in its last
+ * 20 bytes, or the IPv6 header) in front of the data. Without an RQ WQE the datagram is dropped.
+ */
+#ifndef IRDMA_EMU_RQ_H
+#define IRDMA_EMU_RQ_H
+
+#include "qp.h"
+
+void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p);
+/* @qp changed state: RTR takes the expected PSN from its context. */
+void rq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev);
+/* FLUSH_WQES on the RQ: one flush CQE if a WQE is posted; true if one was written. */
+bool rq_flush(IrdmaDev *d, PeQp *qp);
+
+#endif

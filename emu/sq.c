@@ -1,0 +1,847 @@
+/* sq.c - the requester (see sq.h). */
+#include "sq.h"
+#include "ah.h"
+#include "cq.h"
+#include "cqp.h"
+#include "hmc.h"
+#include "roce.h"
+#include "trace.h"
+
+#define SQ_RUN_BUDGET     256      /* WQEs or packets per run before yielding to the host */
+#define SQ_WINDOW_PKTS    512      /* unacknowledged packets per QP */
+#define SQ_ACKREQ_EVERY   64       /* AckReq on every Nth packet of a long message */
+#define SQ_RNR_INFINITE   7
+
+typedef struct SqOp {
+    SqWqe w;
+    uint32_t wqe_idx;              /* quanta index of the WQE */
+    MrRange rg[WQE_FRAGS_MAX];     /* the SGEs, resolved at fetch */
+    uint32_t first_psn, npkts;     /* RC: the PSNs of the message (a READ: its responses) */
+    uint32_t sent;                 /* packets sent (a READ: 1 once its request is out) */
+    uint64_t read_done;            /* READ: bytes placed */
+    bool done;
+} SqOp;
+
+static bool is_rc(const PeQp *qp)
+{
+    return qp->type == QP_TYPE_ROCE_RC;
+}
+
+static bool is_read(const SqOp *op)
+{
+    return op->w.op == SQ_OP_RDMA_READ || op->w.op == SQ_OP_RDMA_READ_LOC_INV;
+}
+
+static uint32_t last_psn(const SqOp *op)
+{
+    return (op->first_psn + op->npkts - 1) & ROCE_PSN_MASK;
+}
+
+static void write_shadow(IrdmaDev *d, PeQp *qp)
+{
+    uint64_t v;
+
+    st64(&v, pe_prep(QP_SHADOW_SQ_TAIL, qp->req.head));
+    if (!pe_dma_write(d, qp->shadow_pa, &v, 8)) {
+        emu_trace(&d->host, "sq_shadow_dma_error", "qp=%u", qp->id);
+    }
+}
+
+static void run(void *arg);
+
+static void kick(IrdmaDev *d, PeQp *qp)
+{
+    if (!qp->req.run_ev) {
+        qp->req.run_ev = emu_event_schedule(&d->events, d->timing.sq_run_ns, run, qp);
+    }
+}
+
+void sq_doorbell(IrdmaDev *d, uint32_t val)
+{
+    PeQp *qp = qp_lookup_mut(d, val & ROCE_QPN_MASK);
+
+    if (!qp) {
+        emu_trace(&d->host, "sq_doorbell_no_qp", "qp=%u", val);
+        return;
+    }
+    kick(d, qp);
+}
+
+/* --- completions --- */
+
+static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool error,
+                      uint16_t maj, uint16_t min)
+{
+    QpCqe c = {
+        .ctx = qp->compl_ctx, .qp_id = qp->id, .sq = true, .op = op, .wqe_idx = wqe_idx,
+        .error = error, .maj = maj, .min = min,
+    };
+
+    if (!cq_post_qp(d, qp->tx_cq, &c)) {
+        emu_trace(&d->host, "sq_cqe_lost", "qp=%u wqe=%u", qp->id, wqe_idx);
+    }
+    qp->req.unreported = false;
+}
+
+/* Complete the done WQEs at the front, in order. */
+static void complete_front(IrdmaDev *d, PeQp *qp)
+{
+    SqOp *op;
+
+    while ((op = g_queue_peek_head(&qp->req.ops)) && op->done) {
+        g_queue_pop_head(&qp->req.ops);
+        if (op->w.signaled) {
+            write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
+        } else {
+            qp->req.unreported = true;
+        }
+        emu_trace(&d->host, "sq_complete", "qp=%u wqe=%u op=0x%02x%s", qp->id, op->wqe_idx,
+                  op->w.op, op->w.signaled ? "" : " (unsignaled)");
+        g_free(op);
+    }
+    if (g_queue_is_empty(&qp->req.ops) && qp->drain_aes) {
+        qp_sq_drained(d, qp);
+    }
+}
+
+/* The QP cannot go on: the AE tells irdma why (it moves the QP to ERROR and flushes). */
+static void fail(IrdmaDev *d, PeQp *qp, unsigned ae, const char *why)
+{
+    emu_trace(&d->host, "sq_fail", "qp=%u ae=0x%03x: %s", qp->id, ae, why);
+    if (qp->req.rto_ev) {
+        emu_event_cancel(&d->events, qp->req.rto_ev);
+        qp->req.rto_ev = NULL;
+    }
+    qp_ae(d, qp, ae, AE_SOURCE_SQ, true);
+}
+
+/* --- data movement --- */
+
+/* Copy @len bytes at message offset @off between @buf and the op's SGEs (or inline data). */
+static MrAccess sge_copy(IrdmaDev *d, SqOp *op, uint64_t off, uint8_t *buf, size_t len,
+                         bool to_guest)
+{
+    if (op->w.inline_data) {
+        memcpy(buf, op->w.inline_buf + off, len);
+        return MR_ACCESS_OK;
+    }
+    for (unsigned i = 0; i < op->w.nsge && len; i++) {
+        uint64_t n = op->w.sge[i].len;
+
+        if (off >= n) {
+            off -= n;
+            continue;
+        }
+        n = MIN(n - off, len);
+        MrAccess a = mr_copy(d, &op->rg[i], off, buf, n, to_guest);
+        if (a != MR_ACCESS_OK) {
+            return a;
+        }
+        buf += n;
+        len -= n;
+        off = 0;
+    }
+    return MR_ACCESS_OK;
+}
+
+/* Resolve every SGE for @want; false with the QP failed. */
+static bool resolve_sges(IrdmaDev *d, PeQp *qp, SqOp *op, unsigned want)
+{
+    for (unsigned i = 0; i < op->w.nsge; i++) {
+        const WqeSge *g = &op->w.sge[i];
+        MrAccess a = mr_resolve(d, g->stag, qp->pd, qp->priv, g->addr, g->len, want, &op->rg[i]);
+
+        if (a != MR_ACCESS_OK) {
+            emu_trace(&d->host, "sq_sge_refused", "qp=%u wqe=%u sge %u stag=0x%08x: %s",
+                      qp->id, op->wqe_idx, i, g->stag, mr_access_name(a));
+            fail(d, qp, mr_access_ae(a), "local SGE refused");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* --- RC packets --- */
+
+static uint8_t rc_opcode(const SqOp *op, uint32_t k)
+{
+    bool first = k == 0, last = k == op->npkts - 1, imm = op->w.imm_valid;
+    bool inv = op->w.op == SQ_OP_SEND_INV || op->w.op == SQ_OP_SEND_SOL_INV;
+
+    if (op->w.op == SQ_OP_RDMA_WRITE || op->w.op == SQ_OP_RDMA_WRITE_SOL) {
+        if (first && last) {
+            return imm ? BTH_RC_WRITE_ONLY_IMM : BTH_RC_WRITE_ONLY;
+        }
+        return first ? BTH_RC_WRITE_FIRST : !last ? BTH_RC_WRITE_MIDDLE :
+               imm ? BTH_RC_WRITE_LAST_IMM : BTH_RC_WRITE_LAST;
+    }
+    if (first && last) {
+        return inv ? BTH_RC_SEND_ONLY_INV : imm ? BTH_RC_SEND_ONLY_IMM : BTH_RC_SEND_ONLY;
+    }
+    return first ? BTH_RC_SEND_FIRST : !last ? BTH_RC_SEND_MIDDLE :
+           inv ? BTH_RC_SEND_LAST_INV : imm ? BTH_RC_SEND_LAST_IMM : BTH_RC_SEND_LAST;
+}
+
+static void rc_header(const PeQp *qp, RocePkt *p, uint8_t opcode, uint32_t psn)
+{
+    p->opcode = opcode;
+    p->pkey = ROCE_PKEY_DEFAULT;
+    p->dqpn = qp->dest_qpn;
+    p->psn = psn & ROCE_PSN_MASK;
+}
+
+/* Packet @k of a SEND or WRITE; false with the QP failed. */
+static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
+{
+    uint8_t payload[ROCE_MTU_MAX];
+    uint64_t off = (uint64_t)k * qp->mtu;
+    size_t len = MIN(op->w.len - off, qp->mtu);
+    RocePkt p = { 0 };
+    MrAccess a;
+
+    if (op->w.len == 0) {
+        len = 0;
+    }
+    rc_header(qp, &p, rc_opcode(op, k), op->first_psn + k);
+    p.se = op->w.solicited && k == op->npkts - 1;
+    p.ackreq = k == op->npkts - 1 || (k + 1) % SQ_ACKREQ_EVERY == 0;
+    p.reth_va = op->w.qw2;
+    p.reth_rkey = op->w.hdr_stag;
+    p.reth_len = op->w.len;
+    p.imm = op->w.imm;
+    p.ieth_rkey = op->w.hdr_stag;
+    a = sge_copy(d, op, off, payload, len, false);
+    if (a != MR_ACCESS_OK) {
+        fail(d, qp, mr_access_ae(a), "local SGE unreachable");
+        return false;
+    }
+    p.payload = payload;
+    p.payload_len = len;
+    roce_send(d, &qp->av, &p);
+    return true;
+}
+
+/* The READ request for what is still missing of @op. */
+static void send_read_req(IrdmaDev *d, PeQp *qp, SqOp *op)
+{
+    RocePkt p = { 0 };
+
+    rc_header(qp, &p, BTH_RC_READ_REQUEST, op->first_psn + op->read_done / qp->mtu);
+    p.ackreq = true;
+    p.reth_va = op->w.qw2 + op->read_done;
+    p.reth_rkey = op->w.hdr_stag;
+    p.reth_len = op->w.len - op->read_done;
+    roce_send(d, &qp->av, &p);
+}
+
+static void arm_rto(IrdmaDev *d, PeQp *qp);
+
+/* Send what the window allows, oldest first; false with the QP failed. */
+static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
+{
+    for (GList *l = qp->req.ops.head; l && *budget; l = l->next) {
+        SqOp *op = l->data;
+
+        if (op->done || op->npkts == 0) {
+            continue;
+        }
+        if (is_read(op)) {
+            if (op->sent) {
+                continue;
+            }
+            if (psn_diff(qp->req.sent_psn, qp->req.una) + op->npkts > SQ_WINDOW_PKTS &&
+                qp->req.sent_psn != qp->req.una) {
+                break;
+            }
+            send_read_req(d, qp, op);
+            op->sent = 1;
+            qp->req.sent_psn = (last_psn(op) + 1) & ROCE_PSN_MASK;
+            (*budget)--;
+            continue;
+        }
+        while (op->sent < op->npkts && *budget &&
+               psn_diff(qp->req.sent_psn, qp->req.una) < SQ_WINDOW_PKTS) {
+            if (!send_data_pkt(d, qp, op, op->sent)) {
+                return false;
+            }
+            op->sent++;
+            qp->req.sent_psn = (op->first_psn + op->sent) & ROCE_PSN_MASK;
+            (*budget)--;
+        }
+        if (op->sent < op->npkts) {
+            break;
+        }
+    }
+    if (qp->req.sent_psn != qp->req.una) {
+        arm_rto(d, qp);
+    }
+    return true;
+}
+
+/* --- fetching WQEs --- */
+
+/* The header of the SQ slot at the head, or false if it cannot be read. */
+static bool read_slot(IrdmaDev *d, PeQp *qp, uint32_t quanta, uint8_t *raw)
+{
+    uint64_t gpa;
+
+    return hmc_queue_gpa(d, &qp->sq, (uint64_t)qp->req.head * QP_WQ_QUANTUM, &gpa) == HMC_OK &&
+           pe_dma_read(d, gpa, raw, (size_t)quanta * QP_WQ_QUANTUM);
+}
+
+static bool head_valid(IrdmaDev *d, PeQp *qp, uint8_t *raw)
+{
+    return read_slot(d, qp, 1, raw) &&
+           !!(ld64(raw + SQWQE_HDR) & SQWQE_VALID) == qp->req.valid;
+}
+
+static void advance(PeQp *qp, unsigned quanta)
+{
+    qp->req.head += quanta;
+    if (qp->req.head >= qp->sq_quanta) {
+        qp->req.head -= qp->sq_quanta;
+        qp->req.valid ^= 1;
+    }
+}
+
+/* FAST_REG: register the MR the STag names with the WQE's pages (its PBL was allocated). */
+static unsigned fast_reg(IrdmaDev *d, PeQp *qp, const SqWqe *w)
+{
+    uint32_t stag = (pe_get(w->hdr, SQWQE_STAGINDEX) << 8) | pe_get(w->hdr, SQWQE_STAGKEY);
+    PeMr *mr = mr_lookup_mut(d, mr_stag_index(d, stag));
+    unsigned level = pe_get(w->hdr, SQWQE_LPBLSIZE);
+    static const uint64_t page_sizes[] = { 4096, 2u << 20, 1u << 30 };
+    unsigned page_enc = pe_get(w->hdr, SQWQE_HPAGESIZE);
+
+    if (!mr || mr->is_mw || mr->stag_idx != stag >> 8 || !qp->priv) {
+        return AE_AMP_INVALID_STAG;
+    }
+    if (mr->state == MR_STATE_VALID) {
+        return AE_AMP_INVALID_STAG;       /* FASTREG_VALID_STAG: must be invalid first */
+    }
+    if (mr->pd != qp->pd) {
+        return AE_AMP_BAD_PD;
+    }
+    if (page_enc >= G_N_ELEMENTS(page_sizes) || level == 2 || level > PBL_LEVEL_2) {
+        return AE_WQE_INVALID_PARAMETER;
+    }
+    mr->key = stag & 0xff;
+    mr->rights = pe_get(w->hdr, SQWQE_STAGRIGHTS);
+    mr->remote_access = mr->rights & (STAG_RIGHT_REMOTE_READ | STAG_RIGHT_REMOTE_WRITE);
+    mr->va_based = w->hdr & SQWQE_VABASEDTO;
+    mr->page_enc = page_enc;
+    mr->page_size = page_sizes[page_enc];
+    mr->len = pe_get(w->qw2, SQWQE_FR_STAGLEN);
+    mr->va = mr->va_based ? w->qw0 : 0;
+    mr->fbo = mr->va_based ? w->qw0 & (mr->page_size - 1) : w->qw0;
+    mr->pbl_level = level;
+    if (level == PBL_LEVEL_NONE) {
+        mr->pa = w->qw1 & SQWQE_FR_PBLADDR;
+    } else {
+        mr->first_pble = pe_get(w->qw2, SQWQE_FR_FIRSTPBLIDXLO) |
+                         (pe_get(w->qw1, SQWQE_FR_FIRSTPBLIDXHI) << 16);
+    }
+    mr->state = MR_STATE_VALID;
+    emu_trace(&d->host, "sq_fast_reg", "qp=%u stag=0x%08x len=%" G_GINT64_MODIFIER "u",
+              qp->id, stag, mr->len);
+    return 0;
+}
+
+/* LOCAL_INV (and the invalidate of READ_LOC_INV): the STag becomes invalid. */
+static unsigned local_inv(IrdmaDev *d, PeQp *qp, uint32_t stag)
+{
+    PeMr *mr = mr_lookup_mut(d, mr_stag_index(d, stag));
+
+    if (!mr || mr->stag_idx != stag >> 8 || mr->pd != qp->pd) {
+        return AE_AMP_INVALID_STAG;
+    }
+    if (mr->is_mw) {
+        mr->bound = false;
+    } else {
+        mr->state = MR_STATE_INVALID;
+    }
+    emu_trace(&d->host, "sq_local_inv", "qp=%u stag=0x%08x", qp->id, stag);
+    return 0;
+}
+
+/* BIND_MW: bind the window to a range of a valid MR with bind rights. */
+static unsigned bind_mw(IrdmaDev *d, PeQp *qp, const SqWqe *w)
+{
+    uint32_t mw_stag = pe_get(w->qw1, SQWQE_MWSTAG), mr_stag = pe_get(w->qw1, SQWQE_PARENTMRSTAG);
+    PeMr *mw = mr_lookup_mut(d, mr_stag_index(d, mw_stag));
+    const PeMr *mr = mr_lookup(d, mr_stag_index(d, mr_stag));
+    uint64_t va = w->qw0, len = w->qw2;
+    unsigned rights = pe_get(w->hdr, SQWQE_STAGRIGHTS);
+
+    if (!mw || !mw->is_mw || mw->stag_idx != mw_stag >> 8 || !mr || mr->is_mw ||
+        mr->state != MR_STATE_VALID || mr->stag_idx != mr_stag >> 8) {
+        return AE_AMP_INVALID_STAG;
+    }
+    if (!(mr->rights & STAG_RIGHT_BIND) ||
+        ((rights & STAG_RIGHT_REMOTE_WRITE) && !(mr->rights & STAG_RIGHT_LOCAL_WRITE))) {
+        return AE_AMP_MWBIND_INVALID_RIGHTS;
+    }
+    if (!mr->va_based || va < mr->va || va - mr->va > mr->len || len > mr->len - (va - mr->va)) {
+        return AE_AMP_MWBIND_INVALID_BOUNDS;
+    }
+    mw->key = mw_stag & 0xff;
+    mw->bound = true;
+    mw->bound_mr = mr->index;
+    mw->bound_va = va;
+    mw->bound_len = len;
+    mw->bound_rights = rights;
+    mw->va_based = w->hdr & SQWQE_VABASEDTO;
+    emu_trace(&d->host, "sq_bind_mw", "qp=%u mw=0x%08x mr=0x%08x va=0x%" G_GINT64_MODIFIER
+              "x len=%" G_GINT64_MODIFIER "u rights=0x%02x", qp->id, mw_stag, mr_stag, va, len,
+              rights);
+    return 0;
+}
+
+/* A UD send: one packet to the AH's address, done when sent. */
+static unsigned ud_send(IrdmaDev *d, PeQp *qp, SqOp *op)
+{
+    uint8_t payload[ROCE_MTU_MAX];
+    const PeAh *ah = ah_lookup(d, op->w.ah_id);
+    RocePkt p = { 0 };
+    RoceAv av;
+
+    if (!ah || ah->pd != qp->pd) {
+        return AE_WQE_INVALID_PARAMETER;
+    }
+    if (op->w.len > qp->mtu || op->w.len > ROCE_MTU_MAX) {
+        return AE_WQE_INVALID_PARAMETER;          /* UDA_XMIT_DGRAM_TOO_LONG */
+    }
+    if (sge_copy(d, op, 0, payload, op->w.len, false) != MR_ACCESS_OK) {
+        return AE_AMP_INVALID_STAG;
+    }
+    roce_av_from_ah(d, ah, qp, &av);
+    p.opcode = op->w.imm_valid ? BTH_UD_SEND_ONLY_IMM : BTH_UD_SEND_ONLY;
+    p.se = op->w.solicited;
+    p.pkey = ROCE_PKEY_DEFAULT;
+    p.dqpn = op->w.dest_qpn;
+    p.psn = qp->req.next_psn;
+    qp->req.next_psn = (qp->req.next_psn + 1) & ROCE_PSN_MASK;
+    /* IB: a QKey with the high bit set means "the QP's own". */
+    p.deth_qkey = (op->w.qkey & 0x80000000u) ? qp->qkey : op->w.qkey;
+    p.deth_sqpn = qp->id;
+    p.imm = op->w.imm;
+    p.payload = payload;
+    p.payload_len = op->w.len;
+    roce_send(d, &av, &p);
+    return 0;
+}
+
+/* Take the WQE in @raw (its first quantum read) at the head; false to stop fetching. */
+static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
+{
+    uint64_t hdr = ld64(raw + SQWQE_HDR);
+    unsigned quanta = sq_wqe_quanta(hdr), ae = 0;
+    SqOp *op;
+
+    if (quanta == 0 || qp->req.head + quanta > qp->sq_quanta ||
+        (quanta > 1 && !read_slot(d, qp, quanta, raw))) {
+        fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
+        return false;
+    }
+    op = g_new0(SqOp, 1);
+    op->wqe_idx = qp->req.head;
+    if (!sq_wqe_decode(raw, &op->w)) {
+        g_free(op);
+        fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
+        return false;
+    }
+    /* Fences: wait for what is outstanding (a READ, for READFENCE) to finish. */
+    if ((op->w.local_fence || op->w.read_fence) && !g_queue_is_empty(&qp->req.ops)) {
+        g_free(op);
+        return false;
+    }
+    emu_trace(&d->host, "sq_wqe", "qp=%u wqe=%u op=0x%02x len=%" G_GINT64_MODIFIER
+              "u sges=%u%s%s", qp->id, op->wqe_idx, op->w.op, op->w.len, op->w.nsge,
+              op->w.inline_data ? " inline" : "", op->w.signaled ? " signaled" : "");
+    advance(qp, quanta);
+    switch (op->w.op) {
+    case SQ_OP_NOP:
+        g_free(op);
+        return true;
+    case SQ_OP_FAST_REG:
+        ae = fast_reg(d, qp, &op->w);
+        op->done = true;
+        break;
+    case SQ_OP_LOCAL_INV:
+        ae = local_inv(d, qp, pe_get(op->w.qw1, SQWQE_MWSTAG));
+        op->done = true;
+        break;
+    case SQ_OP_BIND_MW:
+        ae = bind_mw(d, qp, &op->w);
+        op->done = true;
+        break;
+    case SQ_OP_SEND:
+    case SQ_OP_SEND_SOL:
+    case SQ_OP_SEND_INV:
+    case SQ_OP_SEND_SOL_INV:
+    case SQ_OP_RDMA_WRITE:
+    case SQ_OP_RDMA_WRITE_SOL:
+    case SQ_OP_RDMA_READ:
+    case SQ_OP_RDMA_READ_LOC_INV:
+        if (!is_rc(qp) && op->w.op != SQ_OP_SEND && op->w.op != SQ_OP_SEND_SOL) {
+            ae = AE_WQE_UNEXPECTED_OPCODE;
+            break;
+        }
+        if (!resolve_sges(d, qp, op, is_read(op) ? MR_WANT_LOCAL_WRITE : MR_WANT_LOCAL_READ)) {
+            g_free(op);
+            return false;
+        }
+        if (!is_rc(qp)) {
+            ae = ud_send(d, qp, op);
+            op->done = true;
+            break;
+        }
+        op->npkts = op->w.len ? (op->w.len + qp->mtu - 1) / qp->mtu : 1;
+        op->first_psn = qp->req.next_psn;
+        qp->req.next_psn = (qp->req.next_psn + op->npkts) & ROCE_PSN_MASK;
+        break;
+    default:
+        ae = AE_WQE_UNEXPECTED_OPCODE;
+        break;
+    }
+    g_queue_push_tail(&qp->req.ops, op);
+    if (ae) {
+        fail(d, qp, ae, "WQE refused");
+        return false;
+    }
+    return true;
+}
+
+/* New WQEs are fetched in RTS unless suspended; what was fetched goes on in SQD too. */
+static bool may_fetch(const PeQp *qp)
+{
+    return qp->state == QP_STATE_RTS && !qp->suspended;
+}
+
+static void run(void *arg)
+{
+    PeQp *qp = arg;
+    IrdmaDev *d = qp->d;
+    unsigned budget = SQ_RUN_BUDGET;
+    uint8_t raw[WQE_QUANTA_MAX * QP_WQ_QUANTUM];
+    bool more = false;
+
+    qp->req.run_ev = NULL;
+    if (qp->state == QP_STATE_ERROR) {
+        if (qp->flush_sq) {
+            sq_flush(d, qp);
+        }
+        return;
+    }
+    if (qp->state != QP_STATE_RTS && qp->state != QP_STATE_SQD) {
+        return;
+    }
+    if (is_rc(qp) && !pump(d, qp, &budget)) {
+        return;
+    }
+    while (may_fetch(qp) && budget) {
+        if (psn_diff(qp->req.sent_psn, qp->req.una) >= SQ_WINDOW_PKTS) {
+            break;
+        }
+        if (!head_valid(d, qp, raw)) {
+            /* Report the tail, then look once more: a WQE posted meanwhile rang no bell. */
+            write_shadow(d, qp);
+            if (!head_valid(d, qp, raw)) {
+                break;
+            }
+        }
+        if (!fetch_one(d, qp, raw)) {
+            break;
+        }
+        budget--;
+        if (is_rc(qp) && !pump(d, qp, &budget)) {
+            return;
+        }
+        more = budget == 0;
+    }
+    write_shadow(d, qp);
+    complete_front(d, qp);
+    if (more && may_fetch(qp)) {
+        kick(d, qp);
+    }
+}
+
+/* --- acknowledgements --- */
+
+/* Every message whose last PSN is before @psn is acknowledged (a READ only by its data). */
+static void ack_before(IrdmaDev *d, PeQp *qp, uint32_t psn)
+{
+    for (GList *l = qp->req.ops.head; l; l = l->next) {
+        SqOp *op = l->data;
+
+        if (op->done || op->npkts == 0) {
+            continue;
+        }
+        if (psn_diff(psn, last_psn(op)) <= 0) {
+            break;
+        }
+        if (!is_read(op)) {
+            op->done = true;
+        }
+    }
+    if (psn_diff(psn, qp->req.una) > 0) {
+        qp->req.una = psn;
+        qp->req.retries = qp->retry_cnt;
+    }
+    (void)d;
+}
+
+/* Go back: send everything again from @psn. */
+static void rewind_to(IrdmaDev *d, PeQp *qp, uint32_t psn)
+{
+    for (GList *l = qp->req.ops.head; l; l = l->next) {
+        SqOp *op = l->data;
+        int32_t k;
+
+        if (op->done || op->npkts == 0) {
+            continue;
+        }
+        k = psn_diff(psn, op->first_psn);
+        if (is_read(op)) {
+            /* Ask again for what has not arrived. */
+            op->sent = 0;
+        } else if (k < (int32_t)op->sent) {
+            op->sent = k < 0 ? 0 : k;
+        }
+    }
+    qp->req.sent_psn = psn;
+    emu_trace(&d->host, "sq_rewind", "qp=%u from psn %u", qp->id, psn);
+}
+
+static void rto_fired(void *arg)
+{
+    PeQp *qp = arg;
+    IrdmaDev *d = qp->d;
+
+    qp->req.rto_ev = NULL;
+    if (qp->req.sent_psn == qp->req.una || qp->state == QP_STATE_ERROR) {
+        return;
+    }
+    if (qp->req.retries == 0) {
+        fail(d, qp, AE_LLP_TOO_MANY_RETRIES, "retransmission retries exhausted");
+        return;
+    }
+    qp->req.retries--;
+    emu_trace(&d->host, "sq_timeout", "qp=%u una=%u, %u retries left", qp->id, qp->req.una,
+              qp->req.retries);
+    rewind_to(d, qp, qp->req.una);
+    kick(d, qp);
+}
+
+static void arm_rto(IrdmaDev *d, PeQp *qp)
+{
+    if (qp->req.rto_ev) {
+        emu_event_cancel(&d->events, qp->req.rto_ev);
+    }
+    qp->req.rto_ev = emu_event_schedule(&d->events, d->timing.rc_rto_ns, rto_fired, qp);
+}
+
+/* IBA 9.7.5.2.8: the RNR NAK timer field in microseconds (0 means 655.36 ms). */
+static uint64_t rnr_timer_ns(unsigned t)
+{
+    static const uint32_t us[32] = {
+        655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920, 2560,
+        3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880, 163840,
+        245760, 327680, 491520,
+    };
+
+    return us[t & 31] * 1000ull;
+}
+
+static void rnr_resume(void *arg)
+{
+    PeQp *qp = arg;
+
+    qp->req.rto_ev = NULL;
+    kick(qp->d, qp);
+}
+
+/* The READ that @psn answers, and the offset it expects next. */
+static SqOp *read_for(PeQp *qp, uint32_t psn)
+{
+    for (GList *l = qp->req.ops.head; l; l = l->next) {
+        SqOp *op = l->data;
+
+        if (!op->done && is_read(op) && psn_diff(psn, op->first_psn) >= 0 &&
+            psn_diff(psn, last_psn(op)) <= 0) {
+            return op;
+        }
+    }
+    return NULL;
+}
+
+static void read_response(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    SqOp *op = read_for(qp, p->psn);
+    uint32_t expect;
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+
+    if (!op) {
+        return;                                   /* a duplicate */
+    }
+    expect = (op->first_psn + op->read_done / qp->mtu) & ROCE_PSN_MASK;
+    if (p->psn != expect) {
+        if (psn_diff(p->psn, expect) > 0) {
+            rewind_to(d, qp, expect);             /* a response was lost */
+        }
+        return;
+    }
+    ack_before(d, qp, op->first_psn);
+    if (p->payload_len > op->w.len - op->read_done ||
+        ((fl & BTH_LAST) && op->read_done + p->payload_len != op->w.len) ||
+        (!(fl & BTH_LAST) && p->payload_len != qp->mtu)) {
+        fail(d, qp, AE_IB_REMOTE_OP_ERROR, "READ response of the wrong length");
+        return;
+    }
+    if (sge_copy(d, op, op->read_done, (uint8_t *)p->payload, p->payload_len, true) !=
+        MR_ACCESS_OK) {
+        fail(d, qp, AE_AMP_INVALID_STAG, "READ sink unreachable");
+        return;
+    }
+    op->read_done += p->payload_len;
+    if (fl & BTH_LAST) {
+        op->done = true;
+        if (op->w.op == SQ_OP_RDMA_READ_LOC_INV && local_inv(d, qp, (uint32_t)op->w.qw1)) {
+            fail(d, qp, AE_AMP_INVALID_STAG, "READ with invalidate of a bad STag");
+            return;
+        }
+        if (psn_diff(last_psn(op) + 1, qp->req.una) > 0) {
+            qp->req.una = (last_psn(op) + 1) & ROCE_PSN_MASK;
+            qp->req.retries = qp->retry_cnt;
+        }
+    }
+}
+
+void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned kind = AETH_KIND(p->aeth_syndrome);
+
+    if (qp->state == QP_STATE_ERROR || !is_rc(qp) ||
+        psn_diff(p->psn, qp->req.una) < 0 || psn_diff(p->psn, qp->req.sent_psn) >= 0) {
+        emu_trace(&d->host, "sq_rx_stale", "qp=%u opcode=0x%02x psn=%u una=%u", qp->id,
+                  p->opcode, p->psn, qp->req.una);
+        return;
+    }
+    if (p->opcode != BTH_RC_ACK) {
+        read_response(d, qp, p);
+    } else if (kind == AETH_KIND_ACK) {
+        SqOp *rd;
+
+        ack_before(d, qp, (p->psn + 1) & ROCE_PSN_MASK);
+        /* An ACK past an unanswered READ: its responses were lost. */
+        rd = g_queue_peek_head(&qp->req.ops);
+        if (rd && !rd->done && is_read(rd) && psn_diff(p->psn, last_psn(rd)) >= 0) {
+            rewind_to(d, qp, (rd->first_psn + rd->read_done / qp->mtu) & ROCE_PSN_MASK);
+        }
+    } else if (kind == AETH_KIND_RNR) {
+        ack_before(d, qp, p->psn);
+        if (qp->rnr_retry != SQ_RNR_INFINITE && qp->req.rnr_retries-- == 0) {
+            fail(d, qp, AE_LLP_TOO_MANY_RNRS, "RNR retries exhausted");
+            return;
+        }
+        emu_trace(&d->host, "sq_rnr", "qp=%u psn=%u", qp->id, p->psn);
+        rewind_to(d, qp, p->psn);
+        if (qp->req.rto_ev) {
+            emu_event_cancel(&d->events, qp->req.rto_ev);
+        }
+        qp->req.rto_ev = emu_event_schedule(&d->events, rnr_timer_ns(p->aeth_syndrome),
+                                            rnr_resume, qp);
+        complete_front(d, qp);
+        return;
+    } else {
+        ack_before(d, qp, p->psn);
+        complete_front(d, qp);
+        switch (p->aeth_syndrome) {
+        case AETH_NAK_PSN_SEQ:
+            rewind_to(d, qp, p->psn);
+            break;
+        case AETH_NAK_REM_ACCESS:
+            fail(d, qp, AE_IB_REMOTE_ACCESS_ERROR, "remote access NAK");
+            return;
+        case AETH_NAK_INV_REQ:
+            fail(d, qp, AE_IB_INVALID_REQUEST, "invalid request NAK");
+            return;
+        default:
+            fail(d, qp, AE_IB_REMOTE_OP_ERROR, "remote operational NAK");
+            return;
+        }
+    }
+    if (qp->state == QP_STATE_ERROR) {
+        return;
+    }
+    complete_front(d, qp);
+    if (qp->req.sent_psn == qp->req.una && qp->req.rto_ev) {
+        emu_event_cancel(&d->events, qp->req.rto_ev);
+        qp->req.rto_ev = NULL;
+    }
+    kick(d, qp);
+}
+
+/* --- state --- */
+
+bool sq_busy(const PeQp *qp)
+{
+    return qp->req.ops.length != 0;
+}
+
+void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
+{
+    if (qp->state == QP_STATE_RTS && prev == QP_STATE_RTR) {
+        qp->req.next_psn = qp->req.sent_psn = qp->req.una =
+            pe_get(ld64(qp->ctx + QPC_QW10), QPC_PSNNXT);
+        qp->req.retries = qp->retry_cnt;
+        qp->req.rnr_retries = qp->rnr_retry;
+    }
+    if (qp->state == QP_STATE_IDLE && !qp->req.valid) {
+        qp->req.valid = 1;                         /* the first pass over the ring */
+    }
+    if (qp->state == QP_STATE_ERROR && qp->req.rto_ev) {
+        emu_event_cancel(&d->events, qp->req.rto_ev);
+        qp->req.rto_ev = NULL;
+    }
+    kick(d, qp);
+}
+
+bool sq_flush(IrdmaDev *d, PeQp *qp)
+{
+    uint8_t raw[WQE_QUANTA_MAX * QP_WQ_QUANTUM];
+    bool any = !g_queue_is_empty(&qp->req.ops) || qp->req.unreported;
+    uint32_t first = qp->req.head;
+    SqOp *op;
+    unsigned n = 0;
+
+    if ((op = g_queue_peek_head(&qp->req.ops))) {
+        first = op->wqe_idx;
+    }
+    g_queue_clear_full(&qp->req.ops, g_free);
+    /* What was posted and not fetched is flushed too; bounded by the ring. */
+    while (n++ < qp->sq_quanta && head_valid(d, qp, raw)) {
+        unsigned quanta = sq_wqe_quanta(ld64(raw + SQWQE_HDR));
+
+        any = true;
+        advance(qp, quanta ? quanta : 1);
+    }
+    write_shadow(d, qp);
+    if (any) {
+        write_cqe(d, qp, first, SQ_OP_NOP, true, qp->sq_flush_maj, qp->sq_flush_min);
+        emu_trace(&d->host, "sq_flushed", "qp=%u from wqe %u", qp->id, first);
+    }
+    return any;
+}
+
+void sq_release(IrdmaDev *d, PeQp *qp)
+{
+    if (qp->req.run_ev) {
+        emu_event_cancel(&d->events, qp->req.run_ev);
+    }
+    if (qp->req.rto_ev) {
+        emu_event_cancel(&d->events, qp->req.rto_ev);
+    }
+    qp->req.run_ev = qp->req.rto_ev = NULL;
+    g_queue_clear_full(&qp->req.ops, g_free);
+}
