@@ -64,15 +64,19 @@ ice_error_lines() {
         grep -v "firmware: failed to load intel/ice/ddp/ice-[0-9a-f]\{16\}\.pkg (-2)"
 }
 
+# Load virtio_net and wait for the virtio NIC's netdev; prints its name.
+virtio_up() {
+    modprobe virtio_pci && modprobe virtio_net || fail "modprobe virtio_pci/virtio_net failed"
+    wait_for "ls /sys/bus/virtio/drivers/virtio_net/virtio*/net/ | grep -q ." 20 || fail "no virtio netdev"
+    ls /sys/bus/virtio/drivers/virtio_net/virtio*/net/ | head -n 1
+}
+
 # Two-guest tests (harness --peer-tests): bring the NIC up with this guest's address
 # (t.ip, the peer is t.peer) and wait until the peer answers ping; prints the netdev.
 pair_up() {
     [ -n "${T_ip:-}" ] && [ -n "${T_peer:-}" ] || fail "not booted as one of a pair (no t.ip/t.peer)"
     if [ "${T_nic:-irdma-sim}" = virtio ]; then
-        # The comparison NIC of the benchmarks.
-        modprobe virtio_pci && modprobe virtio_net || fail "modprobe virtio_pci/virtio_net failed"
-        wait_for "ls /sys/class/net | grep -q '^eth'" 20 || fail "no virtio netdev"
-        ifc=$(ls /sys/class/net | grep '^eth' | head -n 1)
+        ifc=$(virtio_up)    # the comparison NIC of the benchmarks
     else
         slot=$(irdma_sim_slot) || fail "no irdma-sim function"
         ifc=$(ice_up "$slot")
@@ -108,11 +112,104 @@ irdma_up() {
     slot=$(irdma_sim_slot) || fail "no irdma-sim function"
     ifc=$(ice_up "$slot")
     ip link set dev "$ifc" up
-    modprobe irdma || fail "modprobe irdma failed"
-    wait_for "[ -e /sys/class/infiniband/irdma0/ports/1/state ]" 60 || fail "no ib_device irdma0"
-    wait_for "grep -q ACTIVE /sys/class/infiniband/irdma0/ports/1/state" 30 ||
-        fail "irdma0 port 1 is $(cat /sys/class/infiniband/irdma0/ports/1/state)"
+    rdma_attach irdma0 "$ifc"
     echo "$ifc"
+}
+
+# Give netdev $2 the RDMA device $1 and wait for its port to be active. rxe*: a Soft-RoCE link
+# on the netdev; any other name is irdma's on the ice netdev.
+rdma_attach() {
+    case "$1" in
+        rxe*)
+            [ -e "/sys/class/infiniband/$1" ] || rdma link add "$1" type rxe netdev "$2" ||
+                fail "rdma link add $1 on $2 failed"
+            ;;
+        *) modprobe irdma || fail "modprobe irdma failed" ;;
+    esac
+    wait_for "[ -e /sys/class/infiniband/$1/ports/1/state ]" 60 || fail "no ib_device $1"
+    wait_for "grep -q ACTIVE /sys/class/infiniband/$1/ports/1/state" 30 ||
+        fail "$1 port 1 is $(cat "/sys/class/infiniband/$1/ports/1/state")"
+}
+
+# Index of the RoCE v2 GID of IPv4 address $2 among the first 16 of device $1's port 1,
+# waiting up to 20 s: the GID table follows address changes asynchronously.
+roce_gid_index() {
+    want=$(echo "$2" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n", $1, $2, $3, $4 }')
+    port=/sys/class/infiniband/$1/ports/1
+    n=0
+    while [ "$n" -lt 200 ]; do
+        for i in $(seq 0 15); do
+            if [ "$(cat "$port/gids/$i" 2> /dev/null)" = "$want" ] &&
+                [ "$(cat "$port/gid_attrs/types/$i" 2> /dev/null)" = "RoCE v2" ]; then
+                echo "$i"
+                return 0
+            fi
+        done
+        sleep 0.1
+        n=$((n + 1))
+    done
+    return 1
+}
+
+# The address the single-guest RDMA tests give device $1's netdev: irdma0's is 10.0.2.15 as in
+# the LAN tests; rxe's differs so that, with both NICs in one guest (bench-rdma.sh), rdma_cm
+# and the GID tables map each address to one device.
+rdma_dev_ip() {
+    case "$1" in
+        rxe*) echo 10.0.5.15 ;;
+        *) echo 10.0.2.15 ;;
+    esac
+}
+
+# Single-guest RDMA tests: bring device $1 up (rxe*: on the virtio NIC; else irdma0 on
+# irdma-sim) with its address (rdma_dev_ip); prints the index of that address's RoCE v2 GID.
+rdma_dev_up() {
+    case "$1" in
+        rxe*) ifc=$(virtio_up); ip link set dev "$ifc" up; rdma_attach "$1" "$ifc" ;;
+        *) ifc=$(irdma_up) ;;
+    esac
+    addr=$(rdma_dev_ip "$1")
+    ip -4 addr show dev "$ifc" | grep -q "inet $addr/24" || ip addr add "$addr/24" dev "$ifc"
+    roce_gid_index "$1" "$addr" || fail "no RoCE v2 GID for $addr on $1"
+}
+
+# Wait up to $2 seconds for a TCP listener on port $1 (IPv4 or IPv6).
+wait_tcp_listen() {
+    wait_for "grep -qs ':$(printf %04X "$1") [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6" "$2"
+}
+
+# Check rdma-verify's output (file $1, exit status $2): the summary line's counts must match the
+# check lines above it, nothing failed, and MW support may only be absent where the device says
+# so (a "na" line). Prints the summary.
+rdma_verify_result() {
+    summary=$(grep -E '^rdma-verify: [0-9]+ ok, [0-9]+ failed$' "$1") || fail "rdma-verify printed no summary"
+    ok=$(echo "$summary" | awk '{ print $2 }')
+    failed=$(echo "$summary" | awk '{ print $4 }')
+    [ "$ok" = "$(grep -c '^ok ' "$1")" ] || fail "summary says $ok ok, the lines say otherwise"
+    [ "$failed" = "$(grep -c '^FAIL ' "$1")" ] || fail "summary says $failed failed, the lines say otherwise"
+    [ "$failed" = 0 ] && [ "$2" = 0 ] || fail "rdma-verify: $failed check(s) failed (exit $2)"
+    [ "$ok" -gt 0 ] || fail "rdma-verify ran no check"
+    echo "$summary"
+}
+
+# Run perftest tool $1 on device $2 (GID index $3) with $5-byte messages and $6 iterations: its
+# server in the background, its client to address $4. The client's result row must report those
+# bytes and iterations and a positive average; prints "TOOL DEV: BYTES B x ITERS: average N
+# MB/s" (bandwidth tools) or "... usec" (latency tools).
+perftest_run() {
+    timeout 60 "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F > "/tmp/$1.server" 2>&1 &
+    srv=$!
+    wait_tcp_listen 18515 20 || { cat "/tmp/$1.server"; fail "$1 server never listened"; }
+    timeout 60 "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F "$4" > "/tmp/$1.client" 2>&1 ||
+        { cat "/tmp/$1.client"; fail "$1 client failed"; }
+    wait "$srv" || { cat "/tmp/$1.server"; fail "$1 server failed"; }
+    case "$1" in
+        *_bw) col=4 unit=MB/s ;;   # bytes iterations peak average msg-rate
+        *) col=6 unit=usec ;;      # bytes iterations min max typical average ...
+    esac
+    avg=$(awk -v s="$5" -v n="$6" -v c="$col" '$1 == s && $2 == n && $c > 0 { print $c }' "/tmp/$1.client")
+    [ -n "$avg" ] || { cat "/tmp/$1.client"; fail "$1: no result row for $5 B x $6 iterations"; }
+    echo "$1 $2: $5 B x $6: average $avg $unit"
 }
 
 # irdma / ib_core lines that report a failure.

@@ -1,0 +1,16 @@
+# perftest's ib_send_bw, ib_write_bw, ib_read_bw (64 KiB messages), ib_write_lat and ib_send_lat
+# (2 B), server and client in this guest on the device's own address: each must report the
+# iterations asked for and a positive average (guest-tests lib.sh perftest_run). t.perftest=a,b
+# runs only those tools (scripts/bench-rdma.sh). RDMA_DEV: irdma0 by default, rxe0 from
+# rxe-perftest.sh.
+. /tests/lib.sh
+dev=${RDMA_DEV:-irdma0}
+gid=$(rdma_dev_up "$dev")
+ip=$(rdma_dev_ip "$dev")
+for tool in $(echo "${T_perftest:-ib_send_bw,ib_write_bw,ib_read_bw,ib_write_lat,ib_send_lat}" | tr ',' ' '); do
+    case "$tool" in
+        *_bw) perftest_run "$tool" "$dev" "$gid" "$ip" 65536 200 ;;
+        *_lat) perftest_run "$tool" "$dev" "$gid" "$ip" 2 500 ;;
+        *) fail "not a perftest tool: $tool" ;;
+    esac
+done
