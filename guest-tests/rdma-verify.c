@@ -327,6 +327,15 @@ static bool poll_one(struct ends *e, enum role r, struct ibv_cq *cq, struct ibv_
     return false;
 }
 
+/* The receive opcode of a WRITE with immediate on @s. libirdma of rdma-core 44 (Debian
+ * bookworm) ignores the opcode the CQE carries and reports every RoCE receive as IBV_WC_RECV,
+ * IBV_WC_WITH_IMM telling a WRITE with immediate apart: what it returns on an E810 too. */
+static enum ibv_wc_opcode write_imm_recv_opcode(const struct side *s)
+{
+    return strncmp(ibv_get_device_name(s->ctx->device), "irdma", 5) ? IBV_WC_RECV_RDMA_WITH_IMM
+                                                                     : IBV_WC_RECV;
+}
+
 /* The completion of @wr_id with @status and, when that is success, @opcode. Error completions
  * carry no valid opcode. */
 static bool expect_wc(struct ends *e, enum role r, struct ibv_cq *cq, struct ibv_wc *wc,
@@ -561,7 +570,7 @@ static void run_rc(struct ends *e, const struct check *c, size_t len)
     handoff(e, REQ);
     if (s && responder_ready(e)) {
         if (is_send(c->op) || has_imm(c->op)) {
-            expect_recv(e, is_send(c->op) ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM, len,
+            expect_recv(e, is_send(c->op) ? IBV_WC_RECV : write_imm_recv_opcode(s), len,
                         has_imm(c->op), &wc);
         }
         if (c->op != IBV_WR_RDMA_READ) {

@@ -3,18 +3,8 @@
 # write/read/send bandwidth with the iterations and a positive figure, and rping over RDMA CM
 # (QP1 MADs) with its payload verification on. irdma reports nothing abnormal meanwhile.
 . /tests/lib.sh
-ifc=$(irdma_up)
-ip -4 addr show dev "$ifc" | grep -q "inet 10.0.2.15/24" || ip addr add 10.0.2.15/24 dev "$ifc"
-# The tools exchange QP numbers over TCP to this guest's own address: that needs lo.
-ip link set lo up
-me=10.0.2.15
-want=0000:0000:0000:0000:0000:ffff:0a00:020f
-idx=""
-wait_for "grep -qx $want /sys/class/infiniband/irdma0/ports/1/gids/1 || grep -qx $want /sys/class/infiniband/irdma0/ports/1/gids/2" 20 ||
-    fail "no IPv4 RoCE v2 GID"
-for i in 1 2 3; do
-    grep -qx "$want" "/sys/class/infiniband/irdma0/ports/1/gids/$i" && idx=$i && break
-done
+idx=$(rdma_dev_up irdma0)
+me=$(rdma_dev_ip irdma0)
 
 # ibv_{rc,ud}_pingpong: both sides must report the bytes of every iteration (-c checks the data).
 pingpong() {
