@@ -202,17 +202,25 @@ rdma_verify_result() {
     echo "$summary"
 }
 
+# Run "$2 $3 ..." in the background as a server that meets its client on TCP port 18515 (as
+# rdma-core's pingpongs and perftest do), then the same command line plus address $1 as that
+# client; both must succeed within 60 s. Their outputs are /tmp/$2.server and /tmp/$2.client.
+server_and_client() {
+    addr=$1
+    shift
+    timeout 60 "$@" > "/tmp/$1.server" 2>&1 &
+    srv=$!
+    wait_tcp_listen 18515 20 || { cat "/tmp/$1.server"; fail "$1 server never listened"; }
+    timeout 60 "$@" "$addr" > "/tmp/$1.client" 2>&1 || { cat "/tmp/$1.client"; fail "$1 client failed"; }
+    wait "$srv" || { cat "/tmp/$1.server"; fail "$1 server failed"; }
+}
+
 # Run perftest tool $1 on device $2 (GID index $3) with $5-byte messages and $6 iterations: its
 # server in the background, its client to address $4. The client's result row must report those
 # bytes and iterations and a positive average; prints "TOOL DEV: BYTES B x ITERS: average N
 # MB/s" (bandwidth tools) or "... usec" (latency tools).
 perftest_run() {
-    timeout 60 "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F > "/tmp/$1.server" 2>&1 &
-    srv=$!
-    wait_tcp_listen 18515 20 || { cat "/tmp/$1.server"; fail "$1 server never listened"; }
-    timeout 60 "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F "$4" > "/tmp/$1.client" 2>&1 ||
-        { cat "/tmp/$1.client"; fail "$1 client failed"; }
-    wait "$srv" || { cat "/tmp/$1.server"; fail "$1 server failed"; }
+    server_and_client "$4" "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F
     case "$1" in
         *_bw) col=4 unit=MB/s ;;   # bytes iterations peak average msg-rate
         *) col=6 unit=usec ;;      # bytes iterations min max typical average ...
