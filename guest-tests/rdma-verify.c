@@ -424,6 +424,28 @@ static bool is_send(enum ibv_wr_opcode op)
     return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
 }
 
+/*
+ * The requester's signaled work request of the current check: @op over the pieces @l of its
+ * buffer, which get the pattern (a source) or CLEAR (a READ's destination); RDMA at @t.
+ */
+static struct ibv_send_wr request(const struct ends *e, const struct layout *l,
+                                  struct ibv_sge *sge, enum ibv_wr_opcode op,
+                                  const struct target *t)
+{
+    struct side *q = e->side[REQ];
+
+    if (op == IBV_WR_RDMA_READ) {
+        layout_clear(q->buf, l);
+    } else {
+        layout_fill(q->buf, l);
+    }
+    return (struct ibv_send_wr){
+        .wr_id = send_id(e), .sg_list = sge, .num_sge = to_sges(q, l, sge), .opcode = op,
+        .imm_data = imm_of(e), .send_flags = IBV_SEND_SIGNALED,
+        .wr.rdma = { .remote_addr = t->addr, .rkey = t->rkey },
+    };
+}
+
 /* ---- QPs ---- */
 
 static struct ibv_qp *rc_create(struct ends *e, enum role r)
@@ -541,18 +563,9 @@ static void run_rc(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && responder_ready(e)) {
         struct ibv_sge sge[MAX_SGE];
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = sge, .num_sge = to_sges(q, &ql, sge),
-            .opcode = c->op, .imm_data = imm_of(e),
-            .send_flags = IBV_SEND_SIGNALED | (c->inline_data ? IBV_SEND_INLINE : 0),
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, sge, c->op, &t);
 
-        if (c->op == IBV_WR_RDMA_READ) {
-            layout_clear(q->buf, &ql);
-        } else {
-            layout_fill(q->buf, &ql);
-        }
+        wr.send_flags |= c->inline_data ? IBV_SEND_INLINE : 0;
         if (post_send(e, REQ, q->rc, &wr) &&
             expect_wc(e, REQ, q->scq, &wc, "send completion", send_id(e), IBV_WC_SUCCESS,
                       send_wc_opcode(c->op)) && c->op == IBV_WR_RDMA_READ) {
@@ -603,13 +616,11 @@ static void run_ud(struct ends *e, const struct check *c, size_t len)
     handoff(e, RESP);
     if (q && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .imm_data = imm_of(e), .send_flags = IBV_SEND_SIGNALED,
-            .wr.ud = { .ah = q->ah, .remote_qpn = e->info[RESP].ud_qpn, .remote_qkey = QKEY },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &(struct target){ 0 });
 
-        layout_fill(q->buf, &ql);
+        wr.wr.ud.ah = q->ah;
+        wr.wr.ud.remote_qpn = e->info[RESP].ud_qpn;
+        wr.wr.ud.remote_qkey = QKEY;
         if (post_send(e, REQ, q->ud, &wr)) {
             expect_wc(e, REQ, q->scq, &wc, "send completion", send_id(e), IBV_WC_SUCCESS,
                       IBV_WC_SEND);
@@ -665,13 +676,8 @@ static void run_mw(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .send_flags = IBV_SEND_SIGNALED,
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &t);
 
-        layout_fill(q->buf, &ql);
         if (post_send(e, REQ, q->rc, &wr)) {
             expect_wc(e, REQ, q->scq, &wc, "write completion", send_id(e), IBV_WC_SUCCESS,
                       IBV_WC_RDMA_WRITE);
@@ -721,17 +727,8 @@ static void run_negative(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && qp[REQ] && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .send_flags = IBV_SEND_SIGNALED,
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &t);
 
-        if (c->op == IBV_WR_RDMA_READ) {
-            layout_clear(q->buf, &ql);
-        } else {
-            layout_fill(q->buf, &ql);
-        }
         if (post_send(e, REQ, qp[REQ], &wr) &&
             expect_wc(e, REQ, q->scq, &wc, "completion", send_id(e), IBV_WC_REM_ACCESS_ERR, 0) &&
             c->op == IBV_WR_RDMA_READ) {
@@ -775,10 +772,9 @@ static void run_flush(struct ends *e, const struct check *c, size_t len)
         }
         for (int i = 0; posted && i < FLUSH_WRS; i++) {
             struct ibv_sge sge;
-            struct ibv_send_wr wr = { .wr_id = send_id(e) + i, .sg_list = &sge,
-                                      .num_sge = to_sges(q, &ql, &sge), .opcode = c->op,
-                                      .send_flags = IBV_SEND_SIGNALED };
+            struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &(struct target){ 0 });
 
+            wr.wr_id += i;
             posted = post_send(e, REQ, qp[REQ], &wr);
         }
         for (int i = 0; posted && i < FLUSH_WRS; i++) {
