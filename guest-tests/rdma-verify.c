@@ -71,6 +71,7 @@ struct target {
     uint32_t rkey;
 };
 
+/* One role's outcome of a check: why it failed, or why the device cannot do it. */
 struct verdict {
     char fail[200];
     char na[200];
@@ -108,7 +109,7 @@ struct check {
     enum ibv_wr_opcode op;
     enum size_set sizes;
     size_t len;             /* SIZE_FIXED */
-    int req_sges, resp_sges;
+    int req_sges, resp_sges;   /* pieces of the message on each side; 0 is one */
     bool inline_data;
     enum negative neg;
 };
