@@ -40,7 +40,8 @@
 #define GRH_LEN 40
 #define RECV_SLACK 64               /* receives are longer than the message: byte_len must tell */
 #define CLEAR 0xa5                  /* what destination memory holds before a transfer */
-#define POLL_TIMEOUT_S 10
+#define POLL_TIMEOUT_S 10.0
+#define STUCK_POLL_TIMEOUT_S 0.5    /* once a wait timed out: the device is presumed stuck */
 #define PEER_TIMEOUT_S 120
 #define QKEY 0x11111111
 #define NEG_LEN 64
@@ -70,6 +71,7 @@ struct target {
     uint32_t rkey;
 };
 
+/* One role's outcome of a check: why it failed, or why the device cannot do it. */
 struct verdict {
     char fail[200];
     char na[200];
@@ -107,12 +109,13 @@ struct check {
     enum ibv_wr_opcode op;
     enum size_set sizes;
     size_t len;             /* SIZE_FIXED */
-    int req_sges, resp_sges;
+    int req_sges, resp_sges;   /* pieces of the message on each side; 0 is one */
     bool inline_data;
     enum negative neg;
 };
 
 static uint8_t *pattern;    /* the current check's message */
+static double poll_timeout_s = POLL_TIMEOUT_S;
 
 static void die(const char *fmt, ...)
 {
@@ -305,11 +308,13 @@ static uint32_t imm_of(const struct ends *e)
     return htobe32((uint32_t)e->seed ^ 0x1a2b3c4d);
 }
 
-/* One completion from @cq within POLL_TIMEOUT_S. */
+/* One completion from @cq within the poll timeout. After one wait timed out, the others are
+ * short: every check still reports, and a device that stopped completing work does not take
+ * the run past its test's time limit. */
 static bool poll_one(struct ends *e, enum role r, struct ibv_cq *cq, struct ibv_wc *wc,
                      const char *what)
 {
-    double end = now() + POLL_TIMEOUT_S;
+    double end = now() + poll_timeout_s;
 
     do {
         int n = ibv_poll_cq(cq, 1, wc);
@@ -323,7 +328,8 @@ static bool poll_one(struct ends *e, enum role r, struct ibv_cq *cq, struct ibv_
         }
         sched_yield();
     } while (now() < end);
-    flunk(e, r, "no %s within %d s", what, POLL_TIMEOUT_S);
+    flunk(e, r, "no %s within %g s", what, poll_timeout_s);
+    poll_timeout_s = STUCK_POLL_TIMEOUT_S;
     return false;
 }
 
@@ -426,6 +432,28 @@ static bool has_imm(enum ibv_wr_opcode op)
 static bool is_send(enum ibv_wr_opcode op)
 {
     return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
+}
+
+/*
+ * The requester's signaled work request of the current check: @op over the pieces @l of its
+ * buffer, which get the pattern (a source) or CLEAR (a READ's destination); RDMA at @t.
+ */
+static struct ibv_send_wr request(const struct ends *e, const struct layout *l,
+                                  struct ibv_sge *sge, enum ibv_wr_opcode op,
+                                  const struct target *t)
+{
+    struct side *q = e->side[REQ];
+
+    if (op == IBV_WR_RDMA_READ) {
+        layout_clear(q->buf, l);
+    } else {
+        layout_fill(q->buf, l);
+    }
+    return (struct ibv_send_wr){
+        .wr_id = send_id(e), .sg_list = sge, .num_sge = to_sges(q, l, sge), .opcode = op,
+        .imm_data = imm_of(e), .send_flags = IBV_SEND_SIGNALED,
+        .wr.rdma = { .remote_addr = t->addr, .rkey = t->rkey },
+    };
 }
 
 /* ---- QPs ---- */
@@ -545,18 +573,9 @@ static void run_rc(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && responder_ready(e)) {
         struct ibv_sge sge[MAX_SGE];
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = sge, .num_sge = to_sges(q, &ql, sge),
-            .opcode = c->op, .imm_data = imm_of(e),
-            .send_flags = IBV_SEND_SIGNALED | (c->inline_data ? IBV_SEND_INLINE : 0),
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, sge, c->op, &t);
 
-        if (c->op == IBV_WR_RDMA_READ) {
-            layout_clear(q->buf, &ql);
-        } else {
-            layout_fill(q->buf, &ql);
-        }
+        wr.send_flags |= c->inline_data ? IBV_SEND_INLINE : 0;
         if (post_send(e, REQ, q->rc, &wr) &&
             expect_wc(e, REQ, q->scq, &wc, "send completion", send_id(e), IBV_WC_SUCCESS,
                       send_wc_opcode(c->op)) && c->op == IBV_WR_RDMA_READ) {
@@ -607,13 +626,11 @@ static void run_ud(struct ends *e, const struct check *c, size_t len)
     handoff(e, RESP);
     if (q && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .imm_data = imm_of(e), .send_flags = IBV_SEND_SIGNALED,
-            .wr.ud = { .ah = q->ah, .remote_qpn = e->info[RESP].ud_qpn, .remote_qkey = QKEY },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &(struct target){ 0 });
 
-        layout_fill(q->buf, &ql);
+        wr.wr.ud.ah = q->ah;
+        wr.wr.ud.remote_qpn = e->info[RESP].ud_qpn;
+        wr.wr.ud.remote_qkey = QKEY;
         if (post_send(e, REQ, q->ud, &wr)) {
             expect_wc(e, REQ, q->scq, &wc, "send completion", send_id(e), IBV_WC_SUCCESS,
                       IBV_WC_SEND);
@@ -669,13 +686,8 @@ static void run_mw(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .send_flags = IBV_SEND_SIGNALED,
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &t);
 
-        layout_fill(q->buf, &ql);
         if (post_send(e, REQ, q->rc, &wr)) {
             expect_wc(e, REQ, q->scq, &wc, "write completion", send_id(e), IBV_WC_SUCCESS,
                       IBV_WC_RDMA_WRITE);
@@ -725,17 +737,8 @@ static void run_negative(struct ends *e, const struct check *c, size_t len)
     pass(e, RESP, &t, sizeof(t));
     if (q && qp[REQ] && responder_ready(e)) {
         struct ibv_sge sge;
-        struct ibv_send_wr wr = {
-            .wr_id = send_id(e), .sg_list = &sge, .num_sge = to_sges(q, &ql, &sge),
-            .opcode = c->op, .send_flags = IBV_SEND_SIGNALED,
-            .wr.rdma = { .remote_addr = t.addr, .rkey = t.rkey },
-        };
+        struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &t);
 
-        if (c->op == IBV_WR_RDMA_READ) {
-            layout_clear(q->buf, &ql);
-        } else {
-            layout_fill(q->buf, &ql);
-        }
         if (post_send(e, REQ, qp[REQ], &wr) &&
             expect_wc(e, REQ, q->scq, &wc, "completion", send_id(e), IBV_WC_REM_ACCESS_ERR, 0) &&
             c->op == IBV_WR_RDMA_READ) {
@@ -779,10 +782,9 @@ static void run_flush(struct ends *e, const struct check *c, size_t len)
         }
         for (int i = 0; posted && i < FLUSH_WRS; i++) {
             struct ibv_sge sge;
-            struct ibv_send_wr wr = { .wr_id = send_id(e) + i, .sg_list = &sge,
-                                      .num_sge = to_sges(q, &ql, &sge), .opcode = c->op,
-                                      .send_flags = IBV_SEND_SIGNALED };
+            struct ibv_send_wr wr = request(e, &ql, &sge, c->op, &(struct target){ 0 });
 
+            wr.wr_id += i;
             posted = post_send(e, REQ, qp[REQ], &wr);
         }
         for (int i = 0; posted && i < FLUSH_WRS; i++) {

@@ -30,8 +30,9 @@ def parse_args(argv):
     p.add_argument("--initrd", default=os.path.join(BUILD, "guest", "initramfs.cpio.gz"))
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
-    p.add_argument("--nic", choices=("irdma-sim", "virtio", "none"), default="irdma-sim",
-                   help="the guest's NIC (virtio/none: for comparisons and benchmarks)")
+    p.add_argument("--nic", choices=("irdma-sim", "virtio", "both", "none"), default="irdma-sim",
+                   help="the guest's NIC (virtio/none: for comparisons and benchmarks; both: "
+                   "irdma-sim and virtio-net, each on its own netdev, one guest only)")
     p.add_argument("--peer-tests", help="boot a second guest on a shared wire running these "
                    "tests (comma-separated); the first gets t.role=a, this one t.role=b")
     p.add_argument("--peer-list", help="the second guest's tests as a named list")
@@ -61,6 +62,8 @@ def parse_args(argv):
 
     if a.peer_tests and a.peer_list:
         p.error("give at most one of --peer-tests or --peer-list")
+    if a.nic == "both" and (a.peer_tests or a.peer_list):
+        p.error("--nic both boots one guest: not with --peer-tests/--peer-list")
     a.test_names = read_list("--list", a.list) if a.list else [t for t in a.tests.split(",") if t]
     a.peer_tests = (read_list("--peer-list", a.peer_list) if a.peer_list else
                     [t for t in (a.peer_tests or "").split(",") if t])
@@ -150,7 +153,7 @@ class Guest:
         if a.nic != "none":
             for nd in netdevs:
                 cmd += ["-netdev", nd]
-        if a.nic == "irdma-sim":
+        if a.nic in ("irdma-sim", "both"):
             dev = f"irdma-sim,id=nic0,netdev=n0,mac={self.mac}"
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
@@ -158,8 +161,10 @@ class Guest:
             # In a root port's slot, as a NIC card is: ice reads the slot's link status.
             cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
                     "-device", dev + ",bus=rp0"]
-        elif a.nic == "virtio":
-            cmd += ["-device", f"virtio-net-pci,netdev=n0,mac={self.mac},speed=25000,"
+        if a.nic in ("virtio", "both"):
+            # Next to irdma-sim, the virtio NIC has its own netdev and the next MAC.
+            netdev, mac = ("n1", next_mac(self.mac)) if a.nic == "both" else ("n0", self.mac)
+            cmd += ["-device", f"virtio-net-pci,netdev={netdev},mac={mac},speed=25000,"
                     "duplex=full,romfile="]
         if a.trace:
             cmd += ["-trace", a.trace, "-D", self.log_path + ".trace"]
@@ -227,6 +232,10 @@ class Guest:
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
 
 
+def next_mac(mac):
+    return mac[:-2] + f"{(int(mac[-2:], 16) + 1) % 256:02x}"
+
+
 def free_udp_ports(n):
     socks, ports = [], []
     for _ in range(n):
@@ -245,7 +254,7 @@ def run(a):
     if a.peer_tests:
         # Two guests on one wire: a QEMU UDP socket pair on loopback.
         pa, pb = free_udp_ports(2)
-        mac_b = a.mac[:-2] + f"{(int(a.mac[-2:], 16) + 1) % 256:02x}"
+        mac_b = next_mac(a.mac)
 
         def wire(local, remote):
             if a.wire == "dgram":
@@ -264,6 +273,8 @@ def run(a):
         if a.wire == "hub":
             net = ["hubport,id=n0,hubid=0", "user,id=u0,restrict=on",
                    "hubport,id=hp1,hubid=0,netdev=u0"]
+        if a.nic == "both":
+            net.append("user,id=n1,restrict=on")
         guests = [Guest(a, "a", a.test_names, a.mac, net, [])]
     t0 = time.monotonic()
     sel = selectors.DefaultSelector()

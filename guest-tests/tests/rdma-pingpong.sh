@@ -8,12 +8,7 @@ ip=$(rdma_dev_ip "$dev")
 iters=200
 for spec in "ibv_rc_pingpong 4096" "ibv_ud_pingpong 512"; do
     set -- $spec
-    timeout 60 "$1" -d "$dev" -g "$gid" -s "$2" -n "$iters" -c > "/tmp/$1.server" 2>&1 &
-    srv=$!
-    wait_tcp_listen 18515 20 || { cat "/tmp/$1.server"; fail "$1 server never listened"; }
-    timeout 60 "$1" -d "$dev" -g "$gid" -s "$2" -n "$iters" -c "$ip" > "/tmp/$1.client" 2>&1 ||
-        { cat "/tmp/$1.client"; fail "$1 client failed"; }
-    wait "$srv" || { cat "/tmp/$1.server"; fail "$1 server failed"; }
+    server_and_client "$ip" "$1" -d "$dev" -g "$gid" -s "$2" -n "$iters" -c
     want=$(( 2 * $2 * iters ))
     for end in server client; do
         bytes=$(sed -n 's/^\([0-9]*\) bytes in .* seconds = .* Mbit\/sec$/\1/p' "/tmp/$1.$end")
