@@ -628,20 +628,5 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQE_EXT_UDVLANVALID        PE_BIT64(60)
 #define CQE_EXT_UDSMACVALID        PE_BIT64(61)
 #define CQE_EXT_IMMVALID           PE_BIT64(62)
-#define CQE_MAJ_FLUSH              1                   /* IRDMA_FLUSH_MAJOR_ERR */
-/* enum irdma_flush_opcode: the minor code of a flush CQE. */
-#define FLUSH_GENERAL_ERR          1
-#define FLUSH_PROT_ERR             2
-#define FLUSH_REM_ACCESS_ERR       3
-#define FLUSH_LOC_QP_OP_ERR        4
-#define FLUSH_REM_OP_ERR           5
-#define FLUSH_LOC_LEN_ERR          6
-#define FLUSH_RETRY_EXC_ERR        8
-#define FLUSH_MW_BIND_ERR          9
-#define FLUSH_REM_INV_REQ_ERR      10
-/* QP context fields the transport reads beyond the control plane's. */
-#define QPC_QW12                   96
-#define QPC_PSNMAX                 PE_MASK64(23, 0)
-#define QPC_QW16_RTOMIN            PE_MASK64(63, 57)
 
 #endif
