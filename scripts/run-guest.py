@@ -33,6 +33,9 @@ def parse_args(argv):
     p.add_argument("--nic", choices=("irdma-sim", "virtio", "both", "none"), default="irdma-sim",
                    help="the guest's NIC (virtio/none: for comparisons and benchmarks; both: "
                    "irdma-sim and virtio-net, each on its own netdev, one guest only)")
+    p.add_argument("--peer-nic", choices=("irdma-sim", "virtio"),
+                   help="the second guest's NIC (default: the same as --nic); irdma-sim against "
+                   "virtio-net with rxe is the wire-format interop test")
     p.add_argument("--peer-tests", help="boot a second guest on a shared wire running these "
                    "tests (comma-separated); the first gets t.role=a, this one t.role=b")
     p.add_argument("--peer-list", help="the second guest's tests as a named list")
@@ -64,6 +67,9 @@ def parse_args(argv):
         p.error("give at most one of --peer-tests or --peer-list")
     if a.nic == "both" and (a.peer_tests or a.peer_list):
         p.error("--nic both boots one guest: not with --peer-tests/--peer-list")
+    if a.peer_nic and not (a.peer_tests or a.peer_list):
+        p.error("--peer-nic needs a second guest (--peer-tests or --peer-list)")
+    a.peer_nic = a.peer_nic or a.nic
     a.test_names = read_list("--list", a.list) if a.list else [t for t in a.tests.split(",") if t]
     a.peer_tests = (read_list("--peer-list", a.peer_list) if a.peer_list else
                     [t for t in (a.peer_tests or "").split(",") if t])
@@ -127,8 +133,8 @@ def host_request(qmp, words):
 class Guest:
     """One QEMU guest: its command line, its serial log, the results its /init reports."""
 
-    def __init__(self, a, name, tests, mac, netdevs, extra_append):
-        self.a, self.name, self.tests, self.mac = a, name, tests, mac
+    def __init__(self, a, name, nic, tests, mac, netdevs, extra_append):
+        self.a, self.name, self.nic, self.tests, self.mac = a, name, nic, tests, mac
         self.log_path = a.log if name == "a" else a.log[:-4] + f"-{name}.log"
         self.qmp_path = self.log_path + ".qmp"
         if os.path.exists(self.qmp_path):
@@ -146,14 +152,14 @@ class Guest:
         # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
         append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
                   "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
-                  "t.mac=" + self.mac, "t.nic=" + a.nic] + extra_append
+                  "t.mac=" + self.mac, "t.nic=" + self.nic] + extra_append
         cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
                "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
                "-kernel", a.kernel, "-initrd", a.initrd]
-        if a.nic != "none":
+        if self.nic != "none":
             for nd in netdevs:
                 cmd += ["-netdev", nd]
-        if a.nic in ("irdma-sim", "both"):
+        if self.nic in ("irdma-sim", "both"):
             dev = f"irdma-sim,id=nic0,netdev=n0,mac={self.mac}"
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
@@ -161,9 +167,9 @@ class Guest:
             # In a root port's slot, as a NIC card is: ice reads the slot's link status.
             cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
                     "-device", dev + ",bus=rp0"]
-        if a.nic in ("virtio", "both"):
+        if self.nic in ("virtio", "both"):
             # Next to irdma-sim, the virtio NIC has its own netdev and the next MAC.
-            netdev, mac = ("n1", next_mac(self.mac)) if a.nic == "both" else ("n0", self.mac)
+            netdev, mac = ("n1", next_mac(self.mac)) if self.nic == "both" else ("n0", self.mac)
             cmd += ["-device", f"virtio-net-pci,netdev={netdev},mac={mac},speed=25000,"
                     "duplex=full,romfile="]
         if a.trace:
@@ -263,9 +269,9 @@ def run(a):
             return [f"socket,id=n0,udp=127.0.0.1:{remote},localaddr=127.0.0.1:{local}"]
 
         guests = [
-            Guest(a, "a", a.test_names, a.mac, wire(pa, pb),
+            Guest(a, "a", a.nic, a.test_names, a.mac, wire(pa, pb),
                   ["t.role=a", "t.ip=10.0.3.1", "t.peer=10.0.3.2"]),
-            Guest(a, "b", a.peer_tests, mac_b, wire(pb, pa),
+            Guest(a, "b", a.peer_nic, a.peer_tests, mac_b, wire(pb, pa),
                   ["t.role=b", "t.ip=10.0.3.2", "t.peer=10.0.3.1"]),
         ]
     else:
@@ -275,7 +281,7 @@ def run(a):
                    "hubport,id=hp1,hubid=0,netdev=u0"]
         if a.nic == "both":
             net.append("user,id=n1,restrict=on")
-        guests = [Guest(a, "a", a.test_names, a.mac, net, [])]
+        guests = [Guest(a, "a", a.nic, a.test_names, a.mac, net, [])]
     t0 = time.monotonic()
     sel = selectors.DefaultSelector()
     for g in guests:
