@@ -19,6 +19,8 @@ typedef struct SqOp {
     uint32_t first_psn, npkts;     /* RC: the PSNs of the message (a READ: its responses) */
     uint32_t sent;                 /* packets sent (a READ: 1 once its request is out) */
     uint64_t read_done;            /* READ: bytes placed */
+    bool read_gap;                 /* READ: asked again after a lost response; later ones of
+                                    * the old answer are ignored until the new one starts */
     bool done;
 } SqOp;
 
@@ -686,12 +688,17 @@ static void read_response(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     }
     expect = (op->first_psn + op->read_done / qp->mtu) & ROCE_PSN_MASK;
     if (p->psn != expect) {
-        if (psn_diff(p->psn, expect) > 0) {
-            rewind_to(d, qp, expect);             /* a response was lost */
+        if (psn_diff(p->psn, expect) > 0 && !op->read_gap) {
+            op->read_gap = true;
+            rewind_to(d, qp, expect);             /* a response was lost: ask again */
         }
         return;
     }
+    op->read_gap = false;
     ack_before(d, qp, op->first_psn);
+    /* Each response in order is progress: the retry count starts again. */
+    qp->req.una = (p->psn + 1) & ROCE_PSN_MASK;
+    qp->req.retries = qp->retry_cnt;
     if (p->payload_len > op->w.len - op->read_done ||
         ((fl & BTH_LAST) && op->read_done + p->payload_len != op->w.len) ||
         (!(fl & BTH_LAST) && p->payload_len != qp->mtu)) {
@@ -709,10 +716,6 @@ static void read_response(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         if (op->w.op == SQ_OP_RDMA_READ_LOC_INV && local_inv(d, qp, (uint32_t)op->w.qw1)) {
             fail(d, qp, AE_AMP_INVALID_STAG, "READ with invalidate of a bad STag");
             return;
-        }
-        if (psn_diff(last_psn(op) + 1, qp->req.una) > 0) {
-            qp->req.una = (last_psn(op) + 1) & ROCE_PSN_MASK;
-            qp->req.retries = qp->retry_cnt;
         }
     }
 }
