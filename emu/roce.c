@@ -88,6 +88,8 @@ void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
     av->sport = 0xc000 | (qp->id & 0x3fff);
 }
 
+static void run_loopback(void *arg);
+
 /* Hand a decoded packet to its QP. */
 static void deliver(IrdmaDev *d, const RocePkt *p)
 {
@@ -127,14 +129,12 @@ void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
     deliver(d, &p);
 }
 
-static void run_loopback(void *arg)
+void roce_loopback_drain(IrdmaDev *d)
 {
-    RoceEngine *r = arg;
-    IrdmaDev *d = r->d;
+    RoceEngine *r = d->roce;
     unsigned budget = d->events.run_budget;
     GBytes *b;
 
-    r->ev = NULL;
     while (budget-- && (b = g_queue_pop_head(&r->loopback))) {
         gsize len;
         const uint8_t *f = g_bytes_get_data(b, &len);
@@ -146,9 +146,20 @@ static void run_loopback(void *arg)
         }
         g_bytes_unref(b);
     }
-    if (!g_queue_is_empty(&r->loopback) && !r->ev) {
+    if (g_queue_is_empty(&r->loopback) && r->ev) {
+        emu_event_cancel(&d->events, r->ev);
+        r->ev = NULL;
+    } else if (!g_queue_is_empty(&r->loopback) && !r->ev) {
         r->ev = emu_event_schedule(&d->events, 0, run_loopback, r);
     }
+}
+
+static void run_loopback(void *arg)
+{
+    RoceEngine *r = arg;
+
+    r->ev = NULL;
+    roce_loopback_drain(r->d);
 }
 
 void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p)

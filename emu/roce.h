@@ -29,6 +29,9 @@ RoceStats *roce_stats(RoceEngine *r);
 
 /* A frame from the wire. */
 void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len);
+/* Deliver the frames waiting for internal loopback now (at most the event queue's run
+ * budget; the rest follow by event). Only from an entry point (a doorbell, an event). */
+void roce_loopback_drain(IrdmaDev *d);
 /* Address @p with @av and send it. */
 void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p);
 /* The address vector of a UD send through AH @ah on @qp. */

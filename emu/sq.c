@@ -66,7 +66,18 @@ void sq_doorbell(IrdmaDev *d, uint32_t val)
         emu_trace(&d->host, "sq_doorbell_no_qp", "qp=%u", val);
         return;
     }
-    kick(d, qp);
+    if (d->timing.sq_run_ns) {
+        kick(d, qp);
+        return;
+    }
+    /* No modelled delay: run now, in the doorbell write, and let what the run sent to this
+     * port itself arrive too. Under TCG that keeps a ping-pong off QEMU's main loop, which
+     * competes for the host CPUs with the vCPUs polling their CQs. */
+    if (qp->req.run_ev) {
+        emu_event_cancel(&d->events, qp->req.run_ev);
+    }
+    run(qp);
+    roce_loopback_drain(d);
 }
 
 /* --- completions --- */
