@@ -3,7 +3,8 @@
  * instead of LAN Rx when their VSI has the PE filter enabled (VSI queueing option
  * PE_FLTR_EN, which irdma sets through ice when it opens the device), as on the E810; frames
  * it sends go to the wire, or, addressed to this port's own MAC, straight back into its own
- * receive path (internal loopback, through the event queue, never recursively).
+ * receive path (internal loopback: queued, and delivered by the entry point that sent them or
+ * by an event, never recursively).
  *
  * Receive parses (checking the ICRC of wire frames), finds the destination QP and hands
  * ACKs and READ responses to the requester (sq.c), everything else to the responder (rq.c).
