@@ -117,6 +117,9 @@
 #define DDP_LABEL_SECT_COUNT        0
 #define DDP_LABEL_SECT_HDR          2
 #define DDP_LABEL_SIZE              66
+#define DDP_LABEL_VALUE             0
+#define DDP_LABEL_NAME              2
+#define DDP_LABEL_NAME_SIZE         64
 
 /* ICE_SID_RXPARSER_METADATA_INIT: struct ice_meta_init_section { __le16 count; __le16 offset;
  * struct ice_meta_init_entry { __le32 bm[6]; } entry[]; } - offset is the first entry index. */
@@ -144,20 +147,29 @@
 #define DDP_PROF_TCAM_PROF_ID       12
 #define DDP_FV_WORD_SIZE            4
 #define DDP_BOOST_TCAM_ENTRY_SIZE   88
+#define DDP_BOOST_TCAM_ADDR         0
 /* Table sizes per block (blk_sizes[] in ice_flex_pipe.c): XLT1 1024, XLT2 768 for every block. */
 #define DDP_XLT1_ENTRIES            1024
 #define DDP_XLT2_ENTRIES            768
 
 /* ---- the synthetic package ----
- * One ICE segment holding one buffer. The buffer's first section is an (empty) Rx-parser label
- * section, a metadata type, so ice downloads nothing; its second section is ICE_SID_METADATA
- * with the version and name below, which the firmware also reports as its active package. */
+ * One ICE segment holding one buffer. The buffer's first section is the Rx-parser label
+ * section (the tunnel hints below), a metadata type, so ice downloads nothing; its second
+ * section is ICE_SID_METADATA with the version and name below, which the firmware also reports
+ * as its active package; its third the boost TCAM entries the tunnel hints name. */
 #define DDP_SYNTH_VER_MAJOR         DDP_SUPP_VER_MAJOR
 #define DDP_SYNTH_VER_MINOR         DDP_SUPP_VER_MINOR
 #define DDP_SYNTH_VER_UPDATE        99
 #define DDP_SYNTH_VER_DRAFT         0
 #define DDP_SYNTH_NAME              "irdma-sim synthetic DDP"
 #define DDP_SYNTH_TRACK_ID          0x1a5d0001
+/* Tunnel hints (ice_flex_pipe.c tnls[]): a VXLAN and a GENEVE label per PF (the PF number
+ * follows the prefix), each naming an Rx boost TCAM entry. */
+#define DDP_TNL_VXLAN_LABEL         "TNL_VXLAN_PF"
+#define DDP_TNL_GENEVE_LABEL        "TNL_GENEVE_PF"
+#define DDP_TNL_PFS                 8
+#define DDP_TNL_HINTS               (2 * DDP_TNL_PFS)
+#define DDP_TNL_BOOST_ADDR(i)       (0x40 + (i))   /* VXLAN PF0..7, then GENEVE PF0..7 */
 #define DDP_SYNTH_SEG_ID            "irdma-sim ICE segment"
 /* Format version of the ICE segment (compared only against packages the NVM holds). */
 #define DDP_SYNTH_SEG_FMT_MAJOR     1

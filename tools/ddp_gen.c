@@ -51,13 +51,38 @@ static void add_metadata(BufBuild *bb, const DdpGenSpec *s)
     st32(m + DDP_META_TRACK_ID, s->track_id);
 }
 
-/* An empty Rx-parser label section: a metadata type, so the buffer holding it first is a
- * metadata buffer; no labels, so ice_init_pkg_hints finds no tunnel or DVM hints. */
-static void add_empty_labels(BufBuild *bb)
+/* The tunnel hints of a real E810 package, for every PF: Rx-parser labels TNL_VXLAN_PF<n> and
+ * TNL_GENEVE_PF<n> naming boost TCAM entries. ice_init_pkg_hints turns them into its UDP tunnel
+ * port tables; a package without them leaves the tables empty, and with udp_tunnel loaded (rxe,
+ * vxlan) the kernel then refuses ice's netdev. The label section is a metadata type, so the
+ * buffer holding it first is a metadata buffer. */
+static void add_tunnel_labels(BufBuild *bb)
 {
-    uint8_t *l = buf_add_section(bb, DDP_SID_LBL_RXPARSER_TMEM, DDP_LABEL_SECT_HDR);
+    uint8_t *l = buf_add_section(bb, DDP_SID_LBL_RXPARSER_TMEM,
+                                 DDP_LABEL_SECT_HDR + DDP_TNL_HINTS * DDP_LABEL_SIZE);
 
-    st16(l + DDP_LABEL_SECT_COUNT, 0);
+    st16(l + DDP_LABEL_SECT_COUNT, DDP_TNL_HINTS);
+    for (unsigned i = 0; i < DDP_TNL_HINTS; i++) {
+        uint8_t *e = l + DDP_LABEL_SECT_HDR + i * DDP_LABEL_SIZE;
+
+        st16(e + DDP_LABEL_VALUE, DDP_TNL_BOOST_ADDR(i));
+        g_snprintf((char *)e + DDP_LABEL_NAME, DDP_LABEL_NAME_SIZE, "%s%u",
+                   i < DDP_TNL_PFS ? DDP_TNL_VXLAN_LABEL : DDP_TNL_GENEVE_LABEL, i % DDP_TNL_PFS);
+    }
+}
+
+/* The boost TCAM entries the tunnel labels name; their keys never match until ice writes a
+ * port into one (ice_create_tunnel, 0x0C42). */
+static void add_tunnel_boost_tcam(BufBuild *bb)
+{
+    uint8_t *t = buf_add_section(bb, DDP_SID_RXPARSER_BOOST_TCAM,
+                                 DDP_TBL_DATA + DDP_TNL_HINTS * DDP_BOOST_TCAM_ENTRY_SIZE);
+
+    st16(t + DDP_TBL_COUNT, DDP_TNL_HINTS);
+    for (unsigned i = 0; i < DDP_TNL_HINTS; i++) {
+        st16(t + DDP_TBL_DATA + i * DDP_BOOST_TCAM_ENTRY_SIZE + DDP_BOOST_TCAM_ADDR,
+             DDP_TNL_BOOST_ADDR(i));
+    }
 }
 
 /* Entry 0 of the parser's metadata-init table, all zero: no double-VLAN support. */
@@ -170,13 +195,15 @@ uint8_t *ddp_gen_build(const DdpGenSpec *s, size_t *len)
         add_metadata(&bb, s);
         add_meta_init(&bb);
         /* Then a metadata buffer: ice stops downloading there, and marks buffer 0 last. */
-        buf_init(&bb, p + bufs + DDP_BUF_SIZE, 1);
-        add_empty_labels(&bb);
+        buf_init(&bb, p + bufs + DDP_BUF_SIZE, 2);
+        add_tunnel_labels(&bb);
+        add_tunnel_boost_tcam(&bb);
     } else {
         /* The only buffer is a metadata buffer: ice_dwnld_cfg_bufs returns success at once. */
-        buf_init(&bb, p + bufs, 2);
-        add_empty_labels(&bb);
+        buf_init(&bb, p + bufs, 3);
+        add_tunnel_labels(&bb);
         add_metadata(&bb, s);
+        add_tunnel_boost_tcam(&bb);
     }
     *len = total;
     return p;

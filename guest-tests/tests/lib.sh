@@ -166,12 +166,6 @@ rdma_dev_ip() {
 rdma_dev_up() {
     case "$1" in
         rxe*)
-            # rdma_rxe loads udp_tunnel, whose netdev notifier refuses ice's netdev on irdma-sim
-            # (the synthetic DDP package has no tunnel labels, so ice offers empty tunnel
-            # tables): with both NICs in the guest, irdma-sim's tests go first and ice leaves.
-            if [ -d /sys/module/ice ]; then
-                modprobe -r irdma && modprobe -r ice || fail "cannot unload irdma and ice for rdma_rxe"
-            fi
             ifc=$(virtio_up)
             ip link set dev "$ifc" up
             rdma_attach "$1" "$ifc"

@@ -19,6 +19,9 @@
 #define SID_METADATA    1
 #define SID_META_INIT   58
 #define SID_LBL_TMEM    0x80000018u
+#define SID_BOOST_TCAM  56      /* ICE_SID_RXPARSER_BOOST_TCAM */
+#define LABEL_SZ        66      /* struct ice_label: __le16 value; char name[64] */
+#define BOOST_SZ        88      /* struct ice_boost_tcam_entry */
 
 typedef struct PkgCheck {
     uint8_t ver[4];
@@ -29,6 +32,7 @@ typedef struct PkgCheck {
     uint32_t nbufs;
     bool needs_download;
     unsigned dl_count;          /* buffers ice_dwnld_cfg_bufs sends */
+    unsigned vxlan_pf0, geneve_pf0; /* PF 0's tunnel hints with a boost TCAM entry */
 } PkgCheck;
 
 /* Section @i of buffer @b: type, offset, size. */
@@ -39,6 +43,55 @@ static void sect_entry(const uint8_t *b, unsigned i, uint32_t *type, unsigned *o
     *type = ld32(e);
     *off = ld16(e + 4);
     *size = ld16(e + 6);
+}
+
+/* Whether some Rx boost TCAM section of the package has an entry at @addr
+ * (ice_find_boost_entry). */
+static bool boost_entry(const PkgCheck *pc, unsigned addr)
+{
+    for (uint32_t bi = 0; bi < pc->nbufs; bi++) {
+        const uint8_t *b = pc->bufs + (size_t)bi * BUF_SZ;
+
+        for (unsigned si = 0; si < ld16(b); si++) {
+            uint32_t type;
+            unsigned off, size;
+
+            sect_entry(b, si, &type, &off, &size);
+            for (unsigned i = 0; type == SID_BOOST_TCAM && i < ld16(b + off) &&
+                                 4 + (i + 1) * BOOST_SZ <= size; i++) {
+                if (ld16(b + off + 4 + i * BOOST_SZ) == addr) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* ice_init_pkg_hints for PF 0: "TNL_VXLAN_PF0" / "TNL_GENEVE_PF0" labels whose value names a
+ * boost TCAM entry each give the UDP tunnel table an entry. */
+static void tunnel_hints(PkgCheck *pc)
+{
+    pc->vxlan_pf0 = pc->geneve_pf0 = 0;
+    for (uint32_t bi = 0; bi < pc->nbufs; bi++) {
+        const uint8_t *b = pc->bufs + (size_t)bi * BUF_SZ;
+
+        for (unsigned si = 0; si < ld16(b); si++) {
+            uint32_t type;
+            unsigned off, size;
+
+            sect_entry(b, si, &type, &off, &size);
+            for (unsigned i = 0; type == SID_LBL_TMEM && i < ld16(b + off); i++) {
+                const uint8_t *l = b + off + 2 + i * LABEL_SZ;
+
+                if (!boost_entry(pc, ld16(l))) {
+                    continue;
+                }
+                pc->vxlan_pf0 += !strcmp((const char *)l + 2, "TNL_VXLAN_PF0");
+                pc->geneve_pf0 += !strcmp((const char *)l + 2, "TNL_GENEVE_PF0");
+            }
+        }
+    }
 }
 
 /* NULL if ice 6.1 accepts @p as its package file (ice_init_pkg up to the AQ calls), else the
@@ -152,6 +205,7 @@ static const char *pkg_check(const uint8_t *p, size_t len, PkgCheck *pc)
     if (!have_meta) {
         return "no metadata section";
     }
+    tunnel_hints(pc);
     /* ice_chk_pkg_version: major.minor exactly 1.3. */
     if (pc->ver[0] != 1 || pc->ver[1] != 3) {
         return "package version is not 1.3.x.x";
@@ -340,6 +394,10 @@ START_TEST(generated_package_passes_driver_checks)
     ck_assert_uint_eq(len, 4164);
     err = pkg_check(pkg, len, &pc);
     ck_assert_msg(err == NULL, "%s", err);
+    /* One VXLAN and one GENEVE port for PF 0: ice's netdev has UDP tunnel tables, which the
+     * kernel requires once udp_tunnel is loaded (rxe, vxlan). */
+    ck_assert_uint_eq(pc.vxlan_pf0, 1);
+    ck_assert_uint_eq(pc.geneve_pf0, 1);
     ck_assert_mem_eq(pc.ver, synth_ver, 4);
     ck_assert_mem_eq(pc.name, name, 32);
     ck_assert_uint_eq(pc.track_id, DDP_SYNTH_TRACK_ID);
@@ -364,6 +422,8 @@ START_TEST(download_variant_sends_one_buffer)
     ck_assert_uint_eq(pc.nbufs, 2);
     ck_assert(pc.needs_download);
     ck_assert_uint_eq(pc.dl_count, 1);
+    ck_assert_uint_eq(pc.vxlan_pf0, 1);
+    ck_assert_uint_eq(pc.geneve_pf0, 1);
 }
 END_TEST
 
@@ -436,8 +496,9 @@ START_TEST(checker_rejects_broken_packages)
     BROKEN(st16(p + buf0 + 4 + 8 + 4, 4090), "outside its buffer");
     BROKEN(st16(p + buf0 + 4 + 6, 0), "outside its buffer");
     BROKEN(st32(p + buf0 + 4 + 8, 2), "no metadata");
-    BROKEN(p[buf0 + 24 + 1] = 2, "not 1.3");
-    BROKEN(st16(p + buf0 + 20, 1), "label section");
+    /* Section 0 is the label section, section 1 the metadata. */
+    BROKEN(p[buf0 + ld16(good + buf0 + 4 + 8 + 4) + 1] = 2, "not 1.3");
+    BROKEN(st16(p + buf0 + ld16(good + buf0 + 4 + 4), 100), "label section");
 #undef BROKEN
     g_free(p);
 }
