@@ -52,7 +52,7 @@ for applet in $("$root/bin/busybox" --list-full); do
 done
 
 # Modules: what the tests load, with every dependency modules.dep names.
-modules="ice irdma ib_core ib_uverbs ib_umad rdma_ucm rdma_rxe virtio_net virtio_pci e1000e crc32_generic 8021q vxlan"
+modules="ice irdma ib_core ib_uverbs ib_umad rdma_ucm rdma_rxe virtio_net virtio_pci e1000e crc32_generic 8021q vxlan nvmet-rdma nvme-rdma"
 for m in $modules; do
     modprobe -d "$kdir" -S "$KERNEL_ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do
