@@ -882,6 +882,124 @@ START_TEST(rnr_nak_exhausts_the_rnr_retry_count)
 }
 END_TEST
 
+/* Each message gets the full retry count: forward progress restarts it (as IB requires). */
+START_TEST(retry_count_restarts_with_each_acknowledged_message)
+{
+    for (unsigned m = 0; m < 2; m++) {
+        Drop dr = { .to = TRT_QPN_B, .psn = psn_add(TRT_PSN_A, m), .times = TRT_RETRY_CNT };
+        unsigned idx;
+
+        if (m == 0) {
+            connect_default();
+        }
+        idx = post_sq(&qa, write_wqe(100, 0));
+        ring(&qa);
+        wire_run(drop_filter, &dr);
+        for (unsigned n = 0; n < TRT_RETRY_CNT; n++) {
+            ck_assert_uint_eq(cq_drain_count(&qa), 0);
+            clock_advance(d->timing.rc_rto_ns);
+            wire_run(drop_filter, &dr);
+        }
+        expect_sq_cqe(&qa, idx, SQ_OP_RDMA_WRITE);
+        expect_no_ae();
+    }
+    ck_assert_uint_eq(qp_state(&qa), QP_STATE_RTS);
+}
+END_TEST
+
+/* A SEND of several packets meets an RNR NAK on its first: the packets behind it must not
+ * turn the RNR wait into an immediate retransmission (IBA 9.7.5.2.8: the requester waits the
+ * RNR timer out), else the pair ping-pongs at wire speed with no time passing. */
+START_TEST(rnr_nak_on_a_multi_packet_send_waits_the_timer_out)
+{
+    const uint32_t len = 3 * TRT_MTU;
+    unsigned idx;
+    TCqe c;
+
+    connect_default();
+    fill_pattern(TRT_SRC, len, 0x3c);
+    idx = post_sq(&qa, send_wqe(len));
+    ring(&qa);
+    wire_run(NULL, NULL);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_SEND_FIRST, TRT_PSN_A), 1);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, -1), 1 + 1);   /* RNR, seq NAK */
+    post_rq(&qb, TRT_RECV, len);
+    clock_advance(TRT_RNR_WAIT_NS);
+    wire_run(NULL, NULL);
+    expect_rq_cqe(&qb, 0, BTH_RC_SEND_LAST, len, &c);
+    expect_pattern(TRT_RECV, len, 0x3c);
+    expect_sq_cqe(&qa, idx, SQ_OP_SEND);
+    expect_no_ae();
+}
+END_TEST
+
+/* A READ whose only response is lost: the timeout asks again, the duplicate is answered. */
+START_TEST(read_with_its_response_lost_retries_after_the_rto)
+{
+    Drop dr = { .to = TRT_QPN_A, .psn = TRT_PSN_A, .times = 1 };
+    unsigned idx;
+
+    connect_default();
+    fill_pattern(b_pa(0x3000), 800, 0x48);
+    idx = post_sq(&qa, read_wqe(800, 0x3000));
+    ring(&qa);
+    ck_assert_uint_eq(wire_run(drop_filter, &dr), 2);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    clock_advance(d->timing.rc_rto_ns);
+    ck_assert_uint_eq(wire_run(NULL, NULL), 2);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_READ_REQUEST, TRT_PSN_A), 2);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_READ_RESP_ONLY, TRT_PSN_A), 2);
+    expect_pattern(TRT_SRC, 800, 0x48);
+    expect_sq_cqe(&qa, idx, SQ_OP_RDMA_READ);
+    expect_no_ae();
+}
+END_TEST
+
+/* A SEND longer than the receive WQE: invalid request NAK; B's AE says why, A's says NAK. */
+START_TEST(send_longer_than_the_receive_wqe_is_an_invalid_request)
+{
+    connect_default();
+    post_rq(&qb, TRT_RECV, 100);
+    post_sq(&qa, send_wqe(2 * TRT_MTU));
+    ring(&qa);
+    wire_run(NULL, NULL);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, TRT_PSN_A), 1);
+    ck_assert_uint_eq(seen_at(2)->syndrome, AETH_NAK_INV_REQ);
+    expect_ae(&qb, AE_DDP_MSG_TOO_LONG, AE_SOURCE_RQ);
+    expect_ae(&qa, AE_IB_INVALID_REQUEST, AE_SOURCE_SQ);
+    expect_no_ae();
+    expect_fill(TRT_RECV + 100, 64, 0);
+    ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
+}
+END_TEST
+
+/* A message longer than the 512-packet window: the first burst stops at the window, the
+ * AckReq ACKs (every 64th packet) open it again, and the whole arrives with one CQE. */
+START_TEST(write_longer_than_the_window_flows_with_ackreq_acks)
+{
+    const unsigned npkts = 600, window = 512, ackreq_every = 64;
+    const uint32_t len = npkts * TRT_MTU;
+    unsigned idx;
+
+    connect_default();
+    fill_pattern(TRT_SRC, len, 0x5d);
+    idx = post_sq(&qa, write_wqe(len, 0));
+    ring(&qa);
+    /* The first burst stays within the window (the run budget may stop it a packet short). */
+    ck_assert_uint_le(h->frames->len, window);
+    ck_assert_uint_ge(h->frames->len, window - 1);
+    wire_run(NULL, NULL);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_B, -1, -1), npkts);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, -1), npkts / ackreq_every + 1);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, psn_add(TRT_PSN_A, ackreq_every - 1)),
+                      1);
+    expect_pattern(b_pa(0), len, 0x5d);
+    expect_sq_cqe(&qa, idx, SQ_OP_RDMA_WRITE);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    expect_no_ae();
+}
+END_TEST
+
 /* --- 6. remote access errors --- */
 
 START_TEST(write_with_a_bad_rkey_is_a_remote_access_error)
@@ -1154,6 +1272,87 @@ START_TEST(truncated_and_corrupt_frames_are_dropped)
 }
 END_TEST
 
+/* Build @p (a valid ICRC) and hand it to the receive path, as a peer would send it. */
+static void inject(const RocePkt *p)
+{
+    uint8_t frame[ROCE_FRAME_MAX];
+    size_t len = rocev2_build(p, frame);
+
+    roce_rx_frame(d, frame, len);
+    settle();
+}
+
+/* A's first frame of a 1-packet WRITE, decoded, as a template for forged packets. */
+static void template_pkt(RocePkt *p, uint8_t *payload_copy, size_t cap)
+{
+    GPtrArray *w;
+
+    post_sq(&qa, write_wqe(64, 0));
+    ring(&qa);
+    w = wire_take();
+    ck_assert_uint_eq(w->len, 1);
+    parse_frame(g_ptr_array_index(w, 0), p);
+    ck_assert_uint_le(p->payload_len, cap);
+    memcpy(payload_copy, p->payload, p->payload_len);
+    p->payload = payload_copy;
+    g_ptr_array_free(w, TRUE);
+}
+
+START_TEST(write_middle_without_a_first_is_an_invalid_request)
+{
+    uint8_t payload[ROCE_MTU_MAX];
+    RocePkt p;
+    GPtrArray *w;
+    RocePkt nak;
+
+    connect_default();
+    template_pkt(&p, payload, sizeof(payload));
+    p.opcode = BTH_RC_WRITE_MIDDLE;
+    inject(&p);
+    w = wire_take();
+    ck_assert_uint_eq(w->len, 1);
+    parse_frame(g_ptr_array_index(w, 0), &nak);
+    ck_assert_uint_eq(nak.aeth_syndrome, AETH_NAK_INV_REQ);
+    ck_assert_uint_eq(nak.psn, TRT_PSN_A);
+    g_ptr_array_free(w, TRUE);
+    expect_ae(&qb, AE_IB_INVALID_REQUEST, AE_SOURCE_RQ);
+    expect_no_ae();
+    expect_fill(b_pa(0), 64, 0);
+}
+END_TEST
+
+/* ACKs and READ responses nobody asked for are ignored by the requester. */
+START_TEST(unsolicited_acks_and_responses_are_ignored)
+{
+    uint8_t payload[ROCE_MTU_MAX];
+    RocePkt p, r;
+
+    connect_default();
+    template_pkt(&p, payload, sizeof(payload));
+    /* As if from B: an ACK and a READ response for PSNs A never sent, a NAK of one. */
+    r = p;
+    r.dqpn = TRT_QPN_A;
+    r.opcode = BTH_RC_ACK;
+    r.aeth_syndrome = AETH_ACK;
+    r.psn = psn_add(TRT_PSN_A, 40);
+    inject(&r);
+    r.aeth_syndrome = AETH_NAK_REM_ACCESS;
+    inject(&r);
+    r.opcode = BTH_RC_READ_RESP_ONLY;
+    r.aeth_syndrome = AETH_ACK;
+    inject(&r);
+    ck_assert_uint_eq(h->frames->len, 0);
+    expect_no_ae();
+    ck_assert_uint_eq(qp_state(&qa), QP_STATE_RTS);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    /* The real packet still completes normally. */
+    inject(&p);
+    wire_run(NULL, NULL);
+    expect_sq_cqe(&qa, 0, SQ_OP_RDMA_WRITE);
+    expect_no_ae();
+}
+END_TEST
+
 Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1166,6 +1365,11 @@ Suite *transport_suite(void)
     tcase_add_test(tc, send_without_a_receive_wqe_waits_out_the_rnr_nak);
     tcase_add_test(tc, lost_everything_exhausts_the_retry_count);
     tcase_add_loop_test(tc, rnr_nak_exhausts_the_rnr_retry_count, 0, TRT_RNR_FOREVER);
+    tcase_add_test(tc, retry_count_restarts_with_each_acknowledged_message);
+    tcase_add_test(tc, rnr_nak_on_a_multi_packet_send_waits_the_timer_out);
+    tcase_add_test(tc, read_with_its_response_lost_retries_after_the_rto);
+    tcase_add_test(tc, write_longer_than_the_window_flows_with_ackreq_acks);
+    tcase_add_test(tc, send_longer_than_the_receive_wqe_is_an_invalid_request);
     tcase_add_test(tc, write_with_a_bad_rkey_is_a_remote_access_error);
     tcase_add_test(tc, read_past_the_mr_is_a_remote_access_error);
     tcase_add_test(tc, duplicate_send_is_acked_again_not_received_twice);
@@ -1174,6 +1378,8 @@ Suite *transport_suite(void)
     tcase_add_test(tc, sge_with_an_unknown_stag_fails_the_qp);
     tcase_add_test(tc, frame_for_a_missing_qp_is_counted_and_dropped);
     tcase_add_test(tc, truncated_and_corrupt_frames_are_dropped);
+    tcase_add_test(tc, write_middle_without_a_first_is_an_invalid_request);
+    tcase_add_test(tc, unsolicited_acks_and_responses_are_ignored);
     suite_add_tcase(s, tc);
     return s;
 }
