@@ -620,6 +620,58 @@ static TWqe send_wqe(uint32_t len)
     return (TWqe) { .op = SQ_OP_SEND, .laddr = TRT_SRC, .len = len };
 }
 
+/* @qp completed the WQE at @idx exactly once, nothing is left to retransmit, no AE. */
+static void expect_done_once(TQp *qp, unsigned idx, unsigned op)
+{
+    expect_sq_cqe(qp, idx, op);
+    ck_assert_uint_eq(cq_drain_count(qp), 0);
+    clock_advance(2 * d->timing.rc_rto_ns);
+    ck_assert_uint_eq(h->frames->len, 0);
+    expect_no_ae();
+}
+
+/* Post @w on A, ring, and carry frames until the wire is quiet; the WQE's SQ index. */
+static unsigned post_and_run(TWqe w)
+{
+    unsigned idx = post_sq(&qa, w);
+
+    ring(&qa);
+    wire_run(NULL, NULL);
+    return idx;
+}
+
+/* A's request was refused: B answered with one NAK @syndrome of A's first PSN and failed its
+ * own QP with @b_ae (as IB requires) before A failed with @a_ae; no completions. */
+static void expect_refused(uint8_t syndrome, unsigned b_ae, unsigned a_ae)
+{
+    unsigned naks = 0;
+
+    for (unsigned i = 0; i < seen->len; i++) {
+        const Seen *s = seen_at(i);
+
+        if (s->dqpn == TRT_QPN_A) {
+            ck_assert_uint_eq(s->opcode, BTH_RC_ACK);
+            ck_assert_uint_eq(s->syndrome, syndrome);
+            ck_assert_uint_eq(s->psn, TRT_PSN_A);
+            naks++;
+        }
+    }
+    ck_assert_uint_eq(naks, 1);
+    expect_ae(&qb, b_ae, AE_SOURCE_RQ);
+    expect_ae(&qa, a_ae, AE_SOURCE_SQ);
+    expect_no_ae();
+    ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
+    ck_assert_uint_eq(qp_state(&qb), QP_STATE_ERROR);
+    ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
+}
+
+/* A SEND of @len pattern bytes from A, carried until the wire is quiet; its SQ index. */
+static unsigned send_and_run(uint32_t len, uint8_t seed)
+{
+    fill_pattern(TRT_SRC, len, seed);
+    return post_and_run(send_wqe(len));
+}
+
 /* --- 1. a lost data packet: sequence NAK, go back N --- */
 
 START_TEST(write_with_a_lost_packet_goes_back_n)
@@ -662,13 +714,8 @@ START_TEST(write_with_a_lost_packet_goes_back_n)
     ck_assert_uint_eq(count_seen(0, TRT_QPN_A, -1, -1), 2);
     expect_pattern(b_pa(0x100), len, 0x31);
     expect_fill(b_pa(0x100 + len), 64, 0);
-    expect_sq_cqe(&qa, idx, SQ_OP_RDMA_WRITE);
-    ck_assert_uint_eq(cq_drain_count(&qa), 0);
     ck_assert_uint_eq(cq_drain_count(&qb), 0);
-    expect_no_ae();
-    /* Nothing left in flight: no retransmission later. */
-    clock_advance(2 * d->timing.rc_rto_ns);
-    ck_assert_uint_eq(h->frames->len, 0);
+    expect_done_once(&qa, idx, SQ_OP_RDMA_WRITE);
 }
 END_TEST
 
@@ -719,11 +766,7 @@ START_TEST(write_imm_with_a_lost_ack_retransmits_after_the_rto)
     expect_fill(b_pa(0), len, 0xee);
     ck_assert_uint_eq(cq_drain_count(&qb), 0);
     /* A completes once. */
-    expect_sq_cqe(&qa, idx, SQ_OP_RDMA_WRITE);
-    ck_assert_uint_eq(cq_drain_count(&qa), 0);
-    clock_advance(2 * d->timing.rc_rto_ns);
-    ck_assert_uint_eq(h->frames->len, 0);
-    expect_no_ae();
+    expect_done_once(&qa, idx, SQ_OP_RDMA_WRITE);
 }
 END_TEST
 
@@ -766,11 +809,7 @@ START_TEST(read_with_a_lost_response_asks_again_for_the_rest)
     ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_READ_RESP_LAST, psn_add(TRT_PSN_A, 4)), 2);
     expect_pattern(TRT_SRC, len, 0x77);
     expect_fill(TRT_SRC + len, 64, 0);
-    expect_sq_cqe(&qa, idx, SQ_OP_RDMA_READ);
-    ck_assert_uint_eq(cq_drain_count(&qa), 0);
-    clock_advance(2 * d->timing.rc_rto_ns);
-    ck_assert_uint_eq(h->frames->len, 0);
-    expect_no_ae();
+    expect_done_once(&qa, idx, SQ_OP_RDMA_READ);
 }
 END_TEST
 
@@ -786,10 +825,7 @@ START_TEST(send_without_a_receive_wqe_waits_out_the_rnr_nak)
     TCqe c;
 
     connect_default();
-    fill_pattern(TRT_SRC, len, 0x13);
-    idx = post_sq(&qa, send_wqe(len));
-    ring(&qa);
-    wire_run(NULL, NULL);
+    idx = send_and_run(len, 0x13);
     ck_assert_uint_eq(seen->len, 2);
     ck_assert_uint_eq(seen_at(0)->opcode, BTH_RC_SEND_ONLY);
     ck_assert_uint_eq(seen_at(1)->opcode, BTH_RC_ACK);
@@ -917,10 +953,7 @@ START_TEST(rnr_nak_on_a_multi_packet_send_waits_the_timer_out)
     TCqe c;
 
     connect_default();
-    fill_pattern(TRT_SRC, len, 0x3c);
-    idx = post_sq(&qa, send_wqe(len));
-    ring(&qa);
-    wire_run(NULL, NULL);
+    idx = send_and_run(len, 0x3c);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_SEND_FIRST, TRT_PSN_A), 1);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, -1), 1 + 1);   /* RNR, seq NAK */
     post_rq(&qb, TRT_RECV, len);
@@ -960,16 +993,9 @@ START_TEST(send_longer_than_the_receive_wqe_is_an_invalid_request)
 {
     connect_default();
     post_rq(&qb, TRT_RECV, 100);
-    post_sq(&qa, send_wqe(2 * TRT_MTU));
-    ring(&qa);
-    wire_run(NULL, NULL);
-    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, TRT_PSN_A), 1);
-    ck_assert_uint_eq(seen_at(2)->syndrome, AETH_NAK_INV_REQ);
-    expect_ae(&qb, AE_DDP_MSG_TOO_LONG, AE_SOURCE_RQ);
-    expect_ae(&qa, AE_IB_INVALID_REQUEST, AE_SOURCE_SQ);
-    expect_no_ae();
+    post_and_run(send_wqe(2 * TRT_MTU));
+    expect_refused(AETH_NAK_INV_REQ, AE_DDP_MSG_TOO_LONG, AE_IB_INVALID_REQUEST);
     expect_fill(TRT_RECV + 100, 64, 0);
-    ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
 }
 END_TEST
 
@@ -1009,19 +1035,9 @@ START_TEST(write_with_a_bad_rkey_is_a_remote_access_error)
     connect_default();
     fill_pattern(TRT_SRC, w.len, 0x99);
     w.rkey = (TRT_MR_IDX << 8) | (uint8_t)(TRT_MR_KEY + 1);      /* the right index, old key */
-    post_sq(&qa, w);
-    ring(&qa);
-    wire_run(NULL, NULL);
-    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, TRT_PSN_A), 1);
-    ck_assert_uint_eq(seen_at(3)->syndrome, AETH_NAK_REM_ACCESS);
-    /* B refused first (its own QP fails, as IB requires), then A heard the NAK. */
-    expect_ae(&qb, AE_AMP_BAD_STAG_KEY, AE_SOURCE_RQ);
-    expect_ae(&qa, AE_IB_REMOTE_ACCESS_ERROR, AE_SOURCE_SQ);
-    expect_no_ae();
-    ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
-    ck_assert_uint_eq(qp_state(&qb), QP_STATE_ERROR);
+    post_and_run(w);
+    expect_refused(AETH_NAK_REM_ACCESS, AE_AMP_BAD_STAG_KEY, AE_IB_REMOTE_ACCESS_ERROR);
     expect_fill(b_pa(0), 0x800 + w.len + 0x100, 0);
-    ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
     clock_advance(2 * d->timing.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
 }
@@ -1033,19 +1049,12 @@ START_TEST(read_past_the_mr_is_a_remote_access_error)
 
     connect_default();
     memset(h->mem + TRT_SRC, 0x5a, w.len);
-    post_sq(&qa, w);
-    ring(&qa);
-    wire_run(NULL, NULL);
+    post_and_run(w);
     ck_assert_uint_eq(seen->len, 2);
     ck_assert_uint_eq(seen_at(0)->opcode, BTH_RC_READ_REQUEST);
-    ck_assert_uint_eq(seen_at(1)->opcode, BTH_RC_ACK);
-    ck_assert_uint_eq(seen_at(1)->syndrome, AETH_NAK_REM_ACCESS);
-    expect_ae(&qb, AE_AMP_BOUNDS_VIOLATION, AE_SOURCE_RQ);
-    expect_ae(&qa, AE_IB_REMOTE_ACCESS_ERROR, AE_SOURCE_SQ);
-    expect_no_ae();
+    expect_refused(AETH_NAK_REM_ACCESS, AE_AMP_BOUNDS_VIOLATION, AE_IB_REMOTE_ACCESS_ERROR);
     /* Nothing was read into A's buffer. */
     expect_fill(TRT_SRC, w.len, 0x5a);
-    ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
 }
 END_TEST
 
@@ -1166,19 +1175,25 @@ END_TEST
 
 /* --- 8. hostile inputs --- */
 
+/* A refuses @w before sending anything: AE @ae from the SQ, the QP stopped, no CQE. */
+static void expect_wqe_refused(TWqe w, unsigned ae)
+{
+    post_sq(&qa, w);
+    ring(&qa);
+    ck_assert_uint_eq(h->frames->len, 0);
+    expect_ae(&qa, ae, AE_SOURCE_SQ);
+    expect_no_ae();
+    ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+}
+
 START_TEST(sq_wqe_with_too_many_fragments_fails_the_qp)
 {
     TWqe w = write_wqe(64, 0);
 
     connect_default();
     w.hdr_extra = SQWQE_ADDFRAGCNT;                 /* 16 fragments: more than 8 quanta hold */
-    post_sq(&qa, w);
-    ring(&qa);
-    ck_assert_uint_eq(h->frames->len, 0);
-    expect_ae(&qa, AE_WQE_INVALID_PARAMETER, AE_SOURCE_SQ);
-    expect_no_ae();
-    ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
-    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    expect_wqe_refused(w, AE_WQE_INVALID_PARAMETER);
 }
 END_TEST
 
@@ -1188,12 +1203,7 @@ START_TEST(sge_with_an_unknown_stag_fails_the_qp)
 
     connect_default();
     w.lstag = ((TRT_MR_IDX + 1) << 8) | TRT_MR_KEY;  /* never registered */
-    post_sq(&qa, w);
-    ring(&qa);
-    ck_assert_uint_eq(h->frames->len, 0);
-    expect_ae(&qa, AE_AMP_INVALID_STAG, AE_SOURCE_SQ);
-    expect_no_ae();
-    ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
+    expect_wqe_refused(w, AE_AMP_INVALID_STAG);
     expect_fill(b_pa(0), 64, 0);
 }
 END_TEST
