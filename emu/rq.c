@@ -161,10 +161,12 @@ static void read_respond(IrdmaDev *d, PeQp *qp, const RocePkt *req, const MrRang
 /* A READ request: check the rkey, answer, consume its PSNs. */
 static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplicate)
 {
-    MrRange rg;
-    MrAccess a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
-                            MR_WANT_REMOTE_READ, &rg);
+    MrRange rg = { 0 };
     uint32_t n = p->reth_len ? (p->reth_len + qp->mtu - 1) / qp->mtu : 1;
+    /* IB C9-88: a zero-length request checks neither R_Key nor VA. */
+    MrAccess a = p->reth_len == 0 ? MR_ACCESS_OK :
+                 mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
+                            MR_WANT_REMOTE_READ, &rg);
 
     if (a != MR_ACCESS_OK) {
         emu_trace(&d->host, "rq_read_refused", "qp=%u rkey=0x%08x: %s", qp->id, p->reth_rkey,
@@ -205,9 +207,11 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         rc_read_request(d, qp, p, false);
         return;
     }
-    /* A message's packets come in order: FIRST/ONLY start one, the others continue it. */
+    /* A message's packets come in order: FIRST/ONLY start one, the others continue it; all
+     * but the last carry exactly one path MTU, the last at most one. */
     if (!!(fl & BTH_FIRST) == !!qp->resp.msg ||
-        (qp->resp.msg && !(fl & qp->resp.msg))) {
+        (qp->resp.msg && !(fl & qp->resp.msg)) ||
+        ((fl & BTH_LAST) ? p->payload_len > qp->mtu : p->payload_len != qp->mtu)) {
         refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
         return;
     }
@@ -222,8 +226,14 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         qp->resp.msg = fl & (BTH_SEND | BTH_WRITE);
         qp->resp.off = 0;
         if (fl & BTH_WRITE) {
-            MrAccess a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
-                                    MR_WANT_REMOTE_WRITE, &qp->resp.write);
+            /* IB C9-88: a zero-length WRITE checks neither R_Key nor VA. */
+            MrAccess a = MR_ACCESS_OK;
+
+            memset(&qp->resp.write, 0, sizeof(qp->resp.write));
+            if (p->reth_len) {
+                a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
+                               MR_WANT_REMOTE_WRITE, &qp->resp.write);
+            }
 
             if (a != MR_ACCESS_OK) {
                 emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,

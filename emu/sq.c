@@ -262,7 +262,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             if (op->sent) {
                 continue;
             }
-            if (psn_diff(qp->req.sent_psn, qp->req.una) + op->npkts > SQ_WINDOW_PKTS &&
+            if ((int64_t)psn_diff(qp->req.sent_psn, qp->req.una) + op->npkts > SQ_WINDOW_PKTS &&
                 qp->req.sent_psn != qp->req.una) {
                 break;
             }
@@ -537,7 +537,6 @@ static void run(void *arg)
     IrdmaDev *d = qp->d;
     unsigned budget = SQ_RUN_BUDGET;
     uint8_t raw[WQE_QUANTA_MAX * QP_WQ_QUANTUM];
-    bool more = false;
 
     qp->req.run_ev = NULL;
     if (qp->state == QP_STATE_ERROR) {
@@ -570,20 +569,25 @@ static void run(void *arg)
         if (is_rc(qp) && !pump(d, qp, &budget)) {
             return;
         }
-        more = budget == 0;
     }
     write_shadow(d, qp);
     complete_front(d, qp);
-    if (more && may_fetch(qp)) {
+    /* Out of budget: the rest (packets of fetched messages, new WQEs) in another run. */
+    if (budget == 0) {
         kick(d, qp);
     }
 }
 
 /* --- acknowledgements --- */
 
-/* Every message whose last PSN is before @psn is acknowledged (a READ only by its data). */
-static void ack_before(IrdmaDev *d, PeQp *qp, uint32_t psn)
+/* Every message whose last PSN is before @psn is acknowledged; a READ only by its data, so the
+ * oldest unacknowledged PSN stops at a READ not yet answered. Returns whether it did: then
+ * its responses were lost (an implicit NAK). Progress restarts both retry counts. */
+static bool ack_before(PeQp *qp, uint32_t psn)
 {
+    uint32_t una = psn;
+    bool read_pending = false;
+
     for (GList *l = qp->req.ops.head; l; l = l->next) {
         SqOp *op = l->data;
 
@@ -593,15 +597,19 @@ static void ack_before(IrdmaDev *d, PeQp *qp, uint32_t psn)
         if (psn_diff(psn, last_psn(op)) <= 0) {
             break;
         }
-        if (!is_read(op)) {
-            op->done = true;
+        if (is_read(op)) {
+            una = (op->first_psn + op->read_done / qp->mtu) & ROCE_PSN_MASK;
+            read_pending = true;
+            break;
         }
+        op->done = true;
     }
-    if (psn_diff(psn, qp->req.una) > 0) {
-        qp->req.una = psn;
+    if (psn_diff(una, qp->req.una) > 0) {
+        qp->req.una = una;
         qp->req.retries = qp->retry_cnt;
+        qp->req.rnr_retries = qp->rnr_retry;
     }
-    (void)d;
+    return read_pending;
 }
 
 /* Go back: send everything again from @psn. */
@@ -706,10 +714,11 @@ static void read_response(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         return;
     }
     op->read_gap = false;
-    ack_before(d, qp, op->first_psn);
-    /* Each response in order is progress: the retry count starts again. */
+    ack_before(qp, op->first_psn);
+    /* Each response in order is progress: the retry counts start again. */
     qp->req.una = (p->psn + 1) & ROCE_PSN_MASK;
     qp->req.retries = qp->retry_cnt;
+    qp->req.rnr_retries = qp->rnr_retry;
     if (p->payload_len > op->w.len - op->read_done ||
         ((fl & BTH_LAST) && op->read_done + p->payload_len != op->w.len) ||
         (!(fl & BTH_LAST) && p->payload_len != qp->mtu)) {
@@ -744,16 +753,12 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     if (p->opcode != BTH_RC_ACK) {
         read_response(d, qp, p);
     } else if (kind == AETH_KIND_ACK) {
-        SqOp *rd;
-
-        ack_before(d, qp, (p->psn + 1) & ROCE_PSN_MASK);
         /* An ACK past an unanswered READ: its responses were lost. */
-        rd = g_queue_peek_head(&qp->req.ops);
-        if (rd && !rd->done && is_read(rd) && psn_diff(p->psn, last_psn(rd)) >= 0) {
-            rewind_to(d, qp, (rd->first_psn + rd->read_done / qp->mtu) & ROCE_PSN_MASK);
+        if (ack_before(qp, (p->psn + 1) & ROCE_PSN_MASK)) {
+            rewind_to(d, qp, qp->req.una);
         }
     } else if (kind == AETH_KIND_RNR) {
-        ack_before(d, qp, p->psn);
+        ack_before(qp, p->psn);
         if (qp->rnr_retry != SQ_RNR_INFINITE && qp->req.rnr_retries-- == 0) {
             fail(d, qp, AE_LLP_TOO_MANY_RNRS, "RNR retries exhausted");
             return;
@@ -768,7 +773,7 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         complete_front(d, qp);
         return;
     } else {
-        ack_before(d, qp, p->psn);
+        ack_before(qp, p->psn);
         complete_front(d, qp);
         switch (p->aeth_syndrome) {
         case AETH_NAK_PSN_SEQ:
