@@ -439,7 +439,8 @@ MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t
         return MR_ACCESS_INVALID_STAG;
     }
     if (!e->is_mw) {
-        out->mr = e;
+        out->index = e->index;
+        out->stag_idx = e->stag_idx;
         return resolve_mr(e, stag, pd, va, len, want, &out->pos);
     }
     /* A window: its own key, PD, rights and bounds, then the parent MR's pages. */
@@ -463,7 +464,8 @@ MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t
     if (!parent || parent->state != MR_STATE_VALID) {
         return MR_ACCESS_INVALID_STAG;
     }
-    out->mr = parent;
+    out->index = parent->index;
+    out->stag_idx = parent->stag_idx;
     if (!in_range(parent_va, len, parent->va_based ? parent->va : 0, parent->len)) {
         return MR_ACCESS_BOUNDS;
     }
@@ -503,18 +505,24 @@ MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t
                  bool to_guest)
 {
     uint8_t *b = buf;
+    const PeMr *mr;
 
     if (rg->phys) {
         bool ok = to_guest ? pe_dma_write(d, rg->pa + off, buf, len)
                            : pe_dma_read(d, rg->pa + off, buf, len);
         return ok ? MR_ACCESS_OK : MR_ACCESS_DMA;
     }
+    mr = mr_lookup(d, rg->index);
+    if (len && (!mr || mr->is_mw || mr->stag_idx != rg->stag_idx ||
+                mr->state != MR_STATE_VALID)) {
+        return MR_ACCESS_INVALID_STAG;
+    }
     while (len) {
-        uint64_t pos = rg->pos + off, in_page = pos % rg->mr->page_size, pa;
-        size_t n = MIN(len, rg->mr->page_size - in_page);
+        uint64_t pos = rg->pos + off, in_page = pos % mr->page_size, pa;
+        size_t n = MIN(len, mr->page_size - in_page);
         bool ok;
 
-        if (!page_addr(d, rg->mr, pos / rg->mr->page_size, &pa)) {
+        if (!page_addr(d, mr, pos / mr->page_size, &pa)) {
             return MR_ACCESS_DMA;
         }
         ok = to_guest ? pe_dma_write(d, pa + in_page, b, n) : pe_dma_read(d, pa + in_page, b, n);

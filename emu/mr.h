@@ -86,10 +86,12 @@ typedef enum MrAccess {
 #define MR_WANT_REMOTE_READ  STAG_RIGHT_REMOTE_READ
 #define MR_WANT_REMOTE_WRITE STAG_RIGHT_REMOTE_WRITE
 
-/* A resolved range: the MR whose pages back it and the offset of its first byte from the
- * MR's first page start; or (@phys) guest physical memory at @pa (STag 0 on a privileged QP). */
+/* A resolved range: the MR whose pages back it (by table index and STag index, looked up
+ * again at every copy: the guest may deregister it while a message is in flight) and the
+ * offset of its first byte from the MR's first page start; or (@phys) guest physical memory
+ * at @pa (STag 0 on a privileged QP). */
 typedef struct MrRange {
-    const PeMr *mr;
+    uint32_t index, stag_idx;
     uint64_t pos;
     bool phys;
     uint64_t pa;
@@ -99,7 +101,8 @@ typedef struct MrRange {
  * QP may use STag 0 for physical addresses (kernel QPs). */
 MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t va,
                     uint64_t len, unsigned want, MrRange *out);
-/* Copy @len bytes at offset @off of a resolved range to (@to_guest) or from @buf. */
+/* Copy @len bytes at offset @off of a resolved range to (@to_guest) or from @buf; an MR gone
+ * or invalidated since it was resolved is MR_ACCESS_INVALID_STAG. */
 MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
                  bool to_guest);
 /* The AE a failed access raises. */

@@ -23,6 +23,7 @@ static void qp_free(gpointer data)
     PeQp *qp = data;
 
     sq_release(qp->d, qp);
+    rq_release(qp->d, qp);
     g_free(qp);
 }
 

@@ -68,6 +68,8 @@ typedef struct PeQpResp {
     MrRange write;               /* WRITE: the target */
     uint64_t write_len;
     bool nak_sent;               /* a sequence NAK is outstanding: do not repeat it */
+    GQueue reads;                /* READ requests being answered, oldest first (rq.c) */
+    EmuEvent *read_ev;
 } PeQpResp;
 
 typedef struct PeQp {

@@ -7,6 +7,14 @@
 
 #define RNR_TIMER_CODE  14         /* 1.28 ms (IBA table 45): what the responder asks for */
 
+/* A READ request being answered: its PSNs, the MSN it reports, the range read. */
+typedef struct RqRead {
+    uint32_t psn, msn;
+    uint64_t len;
+    uint32_t n, k;             /* response packets, and how many are sent */
+    MrRange rg;
+} RqRead;
+
 static uint64_t wqe_bytes(const PeQp *qp)
 {
     return (uint64_t)QP_WQ_QUANTUM << qp->rq_wqe_shift;
@@ -133,35 +141,61 @@ static bool invalidate(IrdmaDev *d, PeQp *qp, uint32_t stag)
     return true;
 }
 
-/* Answer a READ request at @psn: path-MTU responses, AETH on the first and the last. */
-static void read_respond(IrdmaDev *d, PeQp *qp, const RocePkt *req, const MrRange *rg)
+static void answer_reads_later(void *arg);
+
+/* Send up to @budget READ response packets, oldest request first: path MTU each, AETH on the
+ * first and the last. What is left goes on in an event. */
+static void answer_reads(IrdmaDev *d, PeQp *qp, unsigned budget)
 {
     uint8_t payload[ROCE_MTU_MAX];
-    uint32_t n = req->reth_len ? (req->reth_len + qp->mtu - 1) / qp->mtu : 1;
+    RqRead *r;
 
-    for (uint32_t k = 0; k < n; k++) {
-        uint64_t off = (uint64_t)k * qp->mtu;
-        size_t len = req->reth_len ? MIN(req->reth_len - off, qp->mtu) : 0;
+    while (budget && (r = g_queue_peek_head(&qp->resp.reads))) {
+        uint64_t off = (uint64_t)r->k * qp->mtu;
+        size_t len = r->len ? MIN(r->len - off, qp->mtu) : 0;
         RocePkt p = {
             .pkey = ROCE_PKEY_DEFAULT, .dqpn = qp->dest_qpn,
-            .psn = (req->psn + k) & ROCE_PSN_MASK, .aeth_syndrome = AETH_ACK,
-            .aeth_msn = qp->resp.msn, .payload = payload, .payload_len = len,
+            .psn = (r->psn + r->k) & ROCE_PSN_MASK, .aeth_syndrome = AETH_ACK,
+            .aeth_msn = r->msn, .payload = payload, .payload_len = len,
         };
 
-        p.opcode = n == 1 ? BTH_RC_READ_RESP_ONLY : k == 0 ? BTH_RC_READ_RESP_FIRST :
-                   k == n - 1 ? BTH_RC_READ_RESP_LAST : BTH_RC_READ_RESP_MIDDLE;
-        if (len && mr_copy(d, rg, off, payload, len, false) != MR_ACCESS_OK) {
-            refuse(d, qp, req, AETH_NAK_REM_OP, AE_IB_REMOTE_OP_ERROR);
+        p.opcode = r->n == 1 ? BTH_RC_READ_RESP_ONLY : r->k == 0 ? BTH_RC_READ_RESP_FIRST :
+                   r->k == r->n - 1 ? BTH_RC_READ_RESP_LAST : BTH_RC_READ_RESP_MIDDLE;
+        if (len && mr_copy(d, &r->rg, off, payload, len, false) != MR_ACCESS_OK) {
+            /* The MR went (or its pages did) while the answer was on its way. */
+            send_ack(d, qp, AETH_NAK_REM_OP, p.psn);
+            g_queue_clear_full(&qp->resp.reads, g_free);
+            qp_ae(d, qp, AE_IB_REMOTE_OP_ERROR, AE_SOURCE_RQ, true);
             return;
         }
         roce_send(d, &qp->av, &p);
+        if (++r->k == r->n) {
+            g_free(g_queue_pop_head(&qp->resp.reads));
+        }
+        budget--;
     }
+    if (!g_queue_is_empty(&qp->resp.reads) && !qp->resp.read_ev) {
+        qp->resp.read_ev = emu_event_schedule(&d->events, 0, answer_reads_later, qp);
+    }
+}
+
+static void answer_reads_later(void *arg)
+{
+    PeQp *qp = arg;
+
+    qp->resp.read_ev = NULL;
+    if (qp->state == QP_STATE_ERROR) {
+        g_queue_clear_full(&qp->resp.reads, g_free);
+        return;
+    }
+    answer_reads(qp->d, qp, RQ_READ_BURST);
 }
 
 /* A READ request: check the rkey, answer, consume its PSNs. */
 static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplicate)
 {
     MrRange rg = { 0 };
+    RqRead *rd;
     uint32_t n = p->reth_len ? (p->reth_len + qp->mtu - 1) / qp->mtu : 1;
     /* IB C9-88: a zero-length request checks neither R_Key nor VA. */
     MrAccess a = p->reth_len == 0 ? MR_ACCESS_OK :
@@ -174,11 +208,19 @@ static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplic
         refuse(d, qp, p, AETH_NAK_REM_ACCESS, duplicate ? 0 : mr_access_ae(a));
         return;
     }
+    if (g_queue_get_length(&qp->resp.reads) >= RQ_READS_MAX) {
+        /* More READs outstanding than the IRD offered: dropped, the requester times out. */
+        emu_trace(&d->host, "rq_read_ird_full", "qp=%u psn=%u", qp->id, p->psn);
+        return;
+    }
     if (!duplicate) {
         qp->resp.epsn = (p->psn + n) & ROCE_PSN_MASK;
         qp->resp.msn = (qp->resp.msn + 1) & 0xffffff;
     }
-    read_respond(d, qp, p, &rg);
+    rd = g_new(RqRead, 1);
+    *rd = (RqRead) { .psn = p->psn, .msn = qp->resp.msn, .len = p->reth_len, .n = n, .rg = rg };
+    g_queue_push_tail(&qp->resp.reads, rd);
+    answer_reads(d, qp, RQ_READ_BURST);
 }
 
 static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
@@ -358,4 +400,13 @@ bool rq_flush(IrdmaDev *d, PeQp *qp)
         emu_trace(&d->host, "rq_flushed", "qp=%u from wqe %u", qp->id, first);
     }
     return any;
+}
+
+void rq_release(IrdmaDev *d, PeQp *qp)
+{
+    if (qp->resp.read_ev) {
+        emu_event_cancel(&d->events, qp->resp.read_ev);
+        qp->resp.read_ev = NULL;
+    }
+    g_queue_clear_full(&qp->resp.reads, g_free);
 }

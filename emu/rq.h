@@ -5,7 +5,9 @@
  * RC: packets must come in PSN order. A duplicate (PSN before the expected one) is
  * acknowledged again, a READ request answered again; a PSN ahead gets one sequence NAK until
  * the expected one arrives. SENDs scatter into the RQ WQE's SGEs, WRITEs into the MR or MW
- * the RETH names, READ requests are answered with path-MTU responses; a message's last packet
+ * the RETH names, READ requests are answered with path-MTU responses (at most RQ_READS_MAX
+ * requests queued, RQ_READ_BURST packets a turn, so one large READ cannot hold the host for
+ * long); a message's last packet
  * and every packet asking for it get an ACK. No RQ WQE: an RNR NAK. An STag refused (key, PD,
  * rights, bounds): a remote access NAK and the AE irdma maps to the QP's error. A message too
  * long for its RQ WQE: an invalid request NAK.
@@ -18,10 +20,15 @@
 
 #include "qp.h"
 
+#define RQ_READS_MAX    128        /* READ requests queued for an answer: the IRD it offers */
+#define RQ_READ_BURST   64         /* response packets a turn before yielding to the host */
+
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p);
 /* @qp changed state: RTR takes the expected PSN from its context. */
 void rq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev);
 /* FLUSH_WQES on the RQ: one flush CQE if a WQE is posted; true if one was written. */
 bool rq_flush(IrdmaDev *d, PeQp *qp);
+/* Drop the responder's state (QP destroyed). */
+void rq_release(IrdmaDev *d, PeQp *qp);
 
 #endif

@@ -14,6 +14,7 @@
 #include "emu/pe_regs.h"
 #include "emu/qp.h"
 #include "emu/roce.h"
+#include "emu/rq.h"
 #include "emu/rocev2.h"
 
 #define TRT_CCQ_SIZE    256
@@ -607,6 +608,29 @@ static TWqe write_wqe(uint32_t len, uint64_t roff)
 {
     return (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = len, .raddr = b_va(roff),
                     .rkey = TRT_RKEY };
+}
+
+/* irdma_sc_dealloc_stag of the MR reg_mr registered. */
+static void dealloc_mr(void)
+{
+    uint64_t q[8] = { 0 };
+
+    q[1] = pe_prep(CQPWQE_STAG_PDID, TRT_PD);
+    q[2] = pe_prep(CQPWQE_STAG_IDX, TRT_MR_IDX);
+    q[3] = cqpt_hdr(CQP_OP_DEALLOC_STAG) | CQPWQE_STAG_MR;
+    cqp_ok(q);
+}
+
+/* Deliver the one frame on the wire without running the events it schedules. */
+static void deliver_only_frame(void)
+{
+    g_autoptr(GPtrArray) w = wire_take();
+    gsize len;
+    const uint8_t *b;
+
+    ck_assert_uint_eq(w->len, 1);
+    b = g_bytes_get_data(g_ptr_array_index(w, 0), &len);
+    roce_rx_frame(d, b, len);
 }
 
 static TWqe read_wqe(uint32_t len, uint64_t roff)
@@ -1458,6 +1482,84 @@ START_TEST(only_packet_longer_than_the_mtu_is_an_invalid_request)
 }
 END_TEST
 
+/* One large READ does not hold the host: the responder sends RQ_READ_BURST responses at once
+ * and the rest in later turns of the event queue, and the data still arrives whole. */
+START_TEST(large_read_is_answered_in_bursts)
+{
+    const uint32_t npkts = 200, len = npkts * TRT_MTU;
+    unsigned idx;
+
+    connect_default();
+    fill_pattern(b_pa(0), len, 0x3c);
+    idx = post_sq(&qa, read_wqe(len, 0));
+    ring(&qa);
+    deliver_only_frame();
+    ck_assert_uint_eq(h->frames->len, RQ_READ_BURST);
+    settle();
+    ck_assert_uint_eq(h->frames->len, npkts);
+    wire_run(NULL, NULL);
+    expect_pattern(TRT_SRC, len, 0x3c);
+    expect_done_once(&qa, idx, SQ_OP_RDMA_READ);
+}
+END_TEST
+
+/* The guest deregisters the target MR between two packets of a WRITE: the rest is refused (no
+ * access to the freed entry; ASan would see one), both QPs fail, nothing more is written. */
+START_TEST(mr_deregistered_mid_write_refuses_the_rest)
+{
+    const uint32_t len = 4 * TRT_MTU;
+
+    connect_default();
+    fill_pattern(TRT_SRC, len, 0x42);
+    post_sq(&qa, write_wqe(len, 0));
+    ring(&qa);
+    {
+        g_autoptr(GPtrArray) w = wire_take();
+        gsize flen;
+        const uint8_t *b = g_bytes_get_data(g_ptr_array_index(w, 0), &flen);
+
+        ck_assert_uint_eq(w->len, 4);
+        roce_rx_frame(d, b, flen);                  /* WRITE_FIRST: the range is resolved */
+        settle();
+        dealloc_mr();
+        for (unsigned i = 1; i < w->len; i++) {
+            b = g_bytes_get_data(g_ptr_array_index(w, i), &flen);
+            roce_rx_frame(d, b, flen);
+            settle();
+        }
+    }
+    expect_pattern(b_pa(0), TRT_MTU, 0x42);
+    expect_fill(b_pa(TRT_MTU), len - TRT_MTU, 0);
+    expect_ae(&qb, AE_IB_INVALID_REQUEST, AE_SOURCE_RQ);
+    ck_assert_uint_eq(qp_state(&qb), QP_STATE_ERROR);
+}
+END_TEST
+
+/* The same for a READ whose MR goes while its answer is still being sent. */
+START_TEST(mr_deregistered_mid_read_answer_stops_it)
+{
+    const uint32_t npkts = 4 * RQ_READ_BURST, len = npkts * TRT_MTU;
+    g_autoptr(GPtrArray) w = NULL;
+    RocePkt last;
+
+    connect_default();
+    post_sq(&qa, read_wqe(len, 0));
+    ring(&qa);
+    deliver_only_frame();
+    ck_assert_uint_eq(h->frames->len, RQ_READ_BURST);
+    /* The CQP's turn comes between two bursts of the answer. */
+    dealloc_mr();
+    settle();
+    w = wire_take();
+    ck_assert_uint_lt(w->len, npkts);
+    parse_frame(g_ptr_array_index(w, w->len - 1), &last);
+    ck_assert_uint_eq(last.opcode, BTH_RC_ACK);
+    ck_assert_uint_eq(last.aeth_syndrome, AETH_NAK_REM_OP);
+    expect_ae(&qb, AE_IB_REMOTE_OP_ERROR, AE_SOURCE_RQ);
+    ck_assert_uint_eq(qp_state(&qb), QP_STATE_ERROR);
+}
+END_TEST
+
 Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1485,6 +1587,9 @@ Suite *transport_suite(void)
     tcase_add_test(tc, truncated_and_corrupt_frames_are_dropped);
     tcase_add_test(tc, write_middle_without_a_first_is_an_invalid_request);
     tcase_add_test(tc, unsolicited_acks_and_responses_are_ignored);
+    tcase_add_test(tc, large_read_is_answered_in_bursts);
+    tcase_add_test(tc, mr_deregistered_mid_write_refuses_the_rest);
+    tcase_add_test(tc, mr_deregistered_mid_read_answer_stops_it);
     tcase_add_test(tc, rnr_retry_count_restarts_with_each_message);
     tcase_add_test(tc, ack_past_an_unanswered_read_asks_again);
     tcase_add_test(tc, zero_length_write_imm_and_read_need_no_rkey);
