@@ -45,23 +45,40 @@ static void sect_entry(const uint8_t *b, unsigned i, uint32_t *type, unsigned *o
     *size = ld16(e + 6);
 }
 
+/* The next section of @type after (@bi, @si) in the package's buffers (ice_pkg_enum_section):
+ * its data and size; false when there is none. Start with *bi = 0, *si = 0. */
+static bool next_section(const PkgCheck *pc, uint32_t want, uint32_t *bi, unsigned *si,
+                         const uint8_t **data, unsigned *size)
+{
+    for (; *bi < pc->nbufs; (*bi)++, *si = 0) {
+        const uint8_t *b = pc->bufs + (size_t)*bi * BUF_SZ;
+
+        while (*si < ld16(b)) {
+            uint32_t type;
+            unsigned off;
+
+            sect_entry(b, (*si)++, &type, &off, size);
+            if (type == want) {
+                *data = b + off;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Whether some Rx boost TCAM section of the package has an entry at @addr
  * (ice_find_boost_entry). */
 static bool boost_entry(const PkgCheck *pc, unsigned addr)
 {
-    for (uint32_t bi = 0; bi < pc->nbufs; bi++) {
-        const uint8_t *b = pc->bufs + (size_t)bi * BUF_SZ;
+    uint32_t bi = 0;
+    unsigned si = 0, size;
+    const uint8_t *t;
 
-        for (unsigned si = 0; si < ld16(b); si++) {
-            uint32_t type;
-            unsigned off, size;
-
-            sect_entry(b, si, &type, &off, &size);
-            for (unsigned i = 0; type == SID_BOOST_TCAM && i < ld16(b + off) &&
-                                 4 + (i + 1) * BOOST_SZ <= size; i++) {
-                if (ld16(b + off + 4 + i * BOOST_SZ) == addr) {
-                    return true;
-                }
+    while (next_section(pc, SID_BOOST_TCAM, &bi, &si, &t, &size)) {
+        for (unsigned i = 0; i < ld16(t) && 4 + (i + 1) * BOOST_SZ <= size; i++) {
+            if (ld16(t + 4 + i * BOOST_SZ) == addr) {
+                return true;
             }
         }
     }
@@ -72,23 +89,18 @@ static bool boost_entry(const PkgCheck *pc, unsigned addr)
  * boost TCAM entry each give the UDP tunnel table an entry. */
 static void tunnel_hints(PkgCheck *pc)
 {
+    uint32_t bi = 0;
+    unsigned si = 0, size;
+    const uint8_t *l;
+
     pc->vxlan_pf0 = pc->geneve_pf0 = 0;
-    for (uint32_t bi = 0; bi < pc->nbufs; bi++) {
-        const uint8_t *b = pc->bufs + (size_t)bi * BUF_SZ;
+    while (next_section(pc, SID_LBL_TMEM, &bi, &si, &l, &size)) {
+        for (unsigned i = 0; i < ld16(l); i++) {
+            const uint8_t *e = l + 2 + i * LABEL_SZ;
 
-        for (unsigned si = 0; si < ld16(b); si++) {
-            uint32_t type;
-            unsigned off, size;
-
-            sect_entry(b, si, &type, &off, &size);
-            for (unsigned i = 0; type == SID_LBL_TMEM && i < ld16(b + off); i++) {
-                const uint8_t *l = b + off + 2 + i * LABEL_SZ;
-
-                if (!boost_entry(pc, ld16(l))) {
-                    continue;
-                }
-                pc->vxlan_pf0 += !strcmp((const char *)l + 2, "TNL_VXLAN_PF0");
-                pc->geneve_pf0 += !strcmp((const char *)l + 2, "TNL_GENEVE_PF0");
+            if (boost_entry(pc, ld16(e))) {
+                pc->vxlan_pf0 += !strcmp((const char *)e + 2, "TNL_VXLAN_PF0");
+                pc->geneve_pf0 += !strcmp((const char *)e + 2, "TNL_GENEVE_PF0");
             }
         }
     }
