@@ -73,6 +73,9 @@ typedef struct IrdmaDev {
     uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
     uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */
     uint64_t rdma_leaked;        /* RDMA objects found alive at those checks, summed */
+    uint64_t qp_suspends;        /* SUSPEND_QP ops and modifies into SQD (qp.c) */
+    uint64_t qp_resumes;         /* RESUME_QP ops */
+    uint64_t qp_suspend_aes;     /* suspend-complete AEs (0x900) posted */
 } IrdmaDev;
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */

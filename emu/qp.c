@@ -297,6 +297,7 @@ void qp_sq_drained(IrdmaDev *d, PeQp *qp)
 {
     for (; qp->drain_aes; qp->drain_aes--) {
         post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD, drained_state(qp));
+        d->qp_suspend_aes++;
     }
 }
 
@@ -304,6 +305,7 @@ void qp_sq_drained(IrdmaDev *d, PeQp *qp)
  * requester has drained. */
 static void owe_drain_ae(IrdmaDev *d, PeQp *qp)
 {
+    d->qp_suspends++;
     qp->drain_aes++;
     if (!sq_busy(qp)) {
         qp_sq_drained(d, qp);
@@ -546,6 +548,7 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     qp->suspended = false;
     qp->qs_handle = qs;
+    d->qp_resumes++;
     emu_trace(&d->host, "qp_resume", "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
               state_name(qp->state));
     sq_state_changed(d, qp, qp->state);

@@ -24,6 +24,7 @@
 #include "emu/ids.h"
 #include "emu/lan_rx.h"
 #include "emu/lan_tx.h"
+#include "emu/roce.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
@@ -289,6 +290,23 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
                                    &lan_rx_stats(s->core->lan_rx)->no_desc, OBJ_PROP_FLAG_READ);
     object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-filtered",
                                    &lan_rx_stats(s->core->lan_rx)->filtered, OBJ_PROP_FLAG_READ);
+    /* ... the QP suspend/resume flows (SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted) ... */
+    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-suspends", &s->core->qp_suspends,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-resumes", &s->core->qp_resumes,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-suspend-aes", &s->core->qp_suspend_aes,
+                                   OBJ_PROP_FLAG_READ);
+    /* ... and the RoCEv2 packet path. */
+    object_property_add_uint64_ptr(OBJECT(s), "x-roce-tx-frames",
+                                   &roce_stats(s->core->roce)->tx_frames, OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-roce-rx-frames",
+                                   &roce_stats(s->core->roce)->rx_frames, OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-roce-loopback-frames",
+                                   &roce_stats(s->core->roce)->loopback_frames,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(OBJECT(s), "x-roce-rx-bad-icrc",
+                                   &roce_stats(s->core->roce)->rx_bad_icrc, OBJ_PROP_FLAG_READ);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
                           DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);

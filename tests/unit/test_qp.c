@@ -597,6 +597,10 @@ START_TEST(suspend_resume_rebinds_the_qs_handle)
     ck_assert_uint_eq(cqpt_maj(cqpt_op(q)), 0);
     ck_assert(!qp->suspended);
     ck_assert_uint_eq(qp->qs_handle, 3);
+    /* The counters QOM exports: two suspends, each with its AE, one resume (refusals apart). */
+    ck_assert_uint_eq(d->qp_suspends, 2);
+    ck_assert_uint_eq(d->qp_suspend_aes, 2);
+    ck_assert_uint_eq(d->qp_resumes, 1);
     /* Resuming a running QP; suspend/resume of a missing QP. */
     ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_INVALID_STATE);
     q[3] = cqpt_hdr(CQP_OP_RESUME_QP) | pe_prep(CQPWQE_QP_ID, 6);
