@@ -31,9 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+#include "guest-util.h"
 
 #define DEFAULT_SIZE 65536
 #define DEFAULT_DEPTH 4
@@ -110,26 +110,6 @@ struct stream {
     enum ibv_mtu mtu;
     unsigned errors, stalls;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("FAIL setup: ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    exit(1);
-}
 
 /* Records pair @i's failure; its first one is reported and the pair stops, since what follows
  * an error (flushes, a QP in error) only repeats it. */
@@ -632,29 +612,13 @@ static void side_open(struct stream *s, enum role r, int cqe, size_t slots, int 
  * responder's receives posted. */
 static void setup(struct stream *s, const char *dev)
 {
-    struct ibv_device **list = ibv_get_device_list(NULL);
     struct ibv_device_attr da;
     struct ibv_port_attr pa;
     int req_cqe = s->n * 2 * s->depth, resp_cqe = s->n * s->depth;
 
-    for (int i = 0; list && list[i] && !s->ctx; i++) {
-        if (!strcmp(ibv_get_device_name(list[i]), dev)) {
-            s->ctx = ibv_open_device(list[i]);
-        }
-    }
-    if (!s->ctx) {
-        die("cannot open RDMA device %s", dev);
-    }
-    ibv_free_device_list(list);
-    if (ibv_query_device(s->ctx, &da) || ibv_query_port(s->ctx, 1, &pa) ||
-        ibv_query_gid(s->ctx, 1, s->gid_index, &s->gid)) {
+    s->ctx = open_port(dev, s->gid_index, &s->gid, &pa);
+    if (ibv_query_device(s->ctx, &da)) {
         die("querying %s: %s", dev, strerror(errno));
-    }
-    if (pa.state != IBV_PORT_ACTIVE) {
-        die("%s port 1 is not active (state %d)", dev, pa.state);
-    }
-    if (!memcmp(&s->gid, &(union ibv_gid){ 0 }, sizeof(s->gid))) {
-        die("GID index %d of %s is empty", s->gid_index, dev);
     }
     /* The device's own QPs (QP0/1, CQP) count against max_qp: ask for a little headroom. */
     if (2 * s->n + 2 > da.max_qp || 2 * s->depth > da.max_qp_wr || req_cqe > da.max_cqe ||
