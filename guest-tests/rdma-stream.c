@@ -429,15 +429,9 @@ static int pair_of(const struct stream *s, enum role r, uint32_t qpn)
     return -1;
 }
 
-/* Takes up to POLL_BATCH completions from side @r's CQ; returns how many. */
-static int poll_side(struct stream *s, enum role r)
+/* Hands each of @n completions of side @r to its pair. */
+static void handle_wcs(struct stream *s, enum role r, const struct ibv_wc *wc, int n)
 {
-    struct ibv_wc wc[POLL_BATCH];
-    int n = ibv_poll_cq(s->side[r].cq, POLL_BATCH, wc);
-
-    if (n < 0) {
-        die("ibv_poll_cq on the %s CQ failed (%d)", r == REQ ? "requester" : "responder", n);
-    }
     for (int k = 0; k < n; k++) {
         int i = pair_of(s, r, wc[k].qp_num);
 
@@ -451,7 +445,27 @@ static int poll_side(struct stream *s, enum role r)
             (r == REQ ? on_send_wc : on_recv_wc)(s, i, &wc[k]);
         }
     }
-    return n;
+}
+
+/*
+ * Empties side @r's CQ (at most what it holds: the device may add while we poll); returns how
+ * many completions it took. Taking only a batch would favour the pairs whose completions come
+ * first in the shared CQ: they would post again while the others wait for the next turn.
+ */
+static int poll_side(struct stream *s, enum role r)
+{
+    struct ibv_wc wc[POLL_BATCH];
+    int n, total = 0;
+
+    do {
+        n = ibv_poll_cq(s->side[r].cq, POLL_BATCH, wc);
+        if (n < 0) {
+            die("ibv_poll_cq on the %s CQ failed (%d)", r == REQ ? "requester" : "responder", n);
+        }
+        handle_wcs(s, r, wc, n);
+        total += n;
+    } while (n == POLL_BATCH && total < s->side[r].cq->cqe);
+    return total;
 }
 
 static bool busy(const struct pair *p)
