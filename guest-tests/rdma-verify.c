@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+#include "guest-util.h"
 
 #define MAX_MSG (4u << 20)
 #define QUICK_MAX_MSG 65536
@@ -117,18 +117,6 @@ struct check {
 static uint8_t *pattern;    /* the current check's message */
 static double poll_timeout_s = POLL_TIMEOUT_S;
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("FAIL setup: ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    exit(1);
-}
-
 /* Records why role @r failed the current check; the first reason explains the rest. */
 static void flunk(struct ends *e, enum role r, const char *fmt, ...)
 {
@@ -175,14 +163,6 @@ static void handoff(struct ends *e, enum role r)
 static bool responder_ready(const struct ends *e)
 {
     return !e->v[RESP].fail[0] && !e->v[RESP].na[0];
-}
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* xorshift64* from the seed: each check and size gets its own bytes. */
@@ -966,29 +946,13 @@ static void side_open(struct ends *e, enum role r, const char *dev, int gid_inde
 {
     struct side *s = e->side[r];
     struct port_info *info = &e->info[r];
-    struct ibv_device **list = ibv_get_device_list(NULL);
     struct ibv_device_attr da;
     struct ibv_port_attr pa;
     int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
-    for (int i = 0; list && list[i] && !s->ctx; i++) {
-        if (!strcmp(ibv_get_device_name(list[i]), dev)) {
-            s->ctx = ibv_open_device(list[i]);
-        }
-    }
-    if (!s->ctx) {
-        die("cannot open RDMA device %s", dev);
-    }
-    ibv_free_device_list(list);
-    if (ibv_query_device(s->ctx, &da) || ibv_query_port(s->ctx, 1, &pa) ||
-        ibv_query_gid(s->ctx, 1, gid_index, &info->gid)) {
+    s->ctx = open_port(dev, gid_index, &info->gid, &pa);
+    if (ibv_query_device(s->ctx, &da)) {
         die("querying %s: %s", dev, strerror(errno));
-    }
-    if (!memcmp(&info->gid, &(union ibv_gid){ 0 }, sizeof(info->gid))) {
-        die("GID index %d of %s is empty", gid_index, dev);
-    }
-    if (pa.state != IBV_PORT_ACTIVE) {
-        die("%s port 1 is not active (state %d)", dev, pa.state);
     }
     s->has_mw = da.device_cap_flags & IBV_DEVICE_MEM_WINDOW;
     s->gid_index = gid_index;

@@ -1,0 +1,55 @@
+/* Helpers shared by the guest's verbs programs: see guest-util.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "guest-util.h"
+
+double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    printf("FAIL setup: ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    exit(1);
+}
+
+struct ibv_context *open_port(const char *dev, int gid_index, union ibv_gid *gid,
+                              struct ibv_port_attr *pa)
+{
+    struct ibv_device **list = ibv_get_device_list(NULL);
+    struct ibv_context *ctx = NULL;
+
+    for (int i = 0; list && list[i] && !ctx; i++) {
+        if (!strcmp(ibv_get_device_name(list[i]), dev)) {
+            ctx = ibv_open_device(list[i]);
+        }
+    }
+    if (!ctx) {
+        die("cannot open RDMA device %s", dev);
+    }
+    ibv_free_device_list(list);
+    if (ibv_query_port(ctx, 1, pa) || ibv_query_gid(ctx, 1, gid_index, gid)) {
+        die("querying %s: %s", dev, strerror(errno));
+    }
+    if (!memcmp(gid, &(union ibv_gid){ 0 }, sizeof(*gid))) {
+        die("GID index %d of %s is empty", gid_index, dev);
+    }
+    if (pa->state != IBV_PORT_ACTIVE) {
+        die("%s port 1 is not active (state %d)", dev, pa->state);
+    }
+    return ctx;
+}
