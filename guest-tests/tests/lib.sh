@@ -240,3 +240,13 @@ perftest_run() {
 irdma_error_lines() {
     dmesg | grep -E "irdma|infiniband" | grep -iE "fail|error|couldn't|unable|timeout"
 }
+
+# Check an rdma-stream run: output file $1, $2 QP pairs, its exit code $3; prints the summary.
+rdma_stream_result() {
+    summary=$(grep -E '^rdma-stream: [0-9]+ qps, [0-9]+ messages, [0-9]+ bytes, [0-9]+ errors, [0-9]+ stalls$' \
+        "$1") || { cat "$1"; fail "rdma-stream printed no summary (exit $3)"; }
+    [ "$(grep -cE '^qp [0-9]+: [1-9][0-9]* messages, [0-9]+ bytes, 0 errors$' "$1")" = "$2" ] ||
+        { cat "$1"; fail "not every one of the $2 QP pairs moved messages without error"; }
+    [ "$3" = 0 ] && ! grep -q '^FAIL' "$1" || { cat "$1"; fail "rdma-stream failed (exit $3)"; }
+    echo "$summary"
+}

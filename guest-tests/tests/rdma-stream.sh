@@ -9,9 +9,4 @@ gid=$(rdma_dev_up "$dev")
 rdma-stream "$dev" "$gid" --qps "$qps" --seconds 20 > /tmp/rdma-stream.out 2>&1
 rc=$?
 cat /tmp/rdma-stream.out
-summary=$(grep -E '^rdma-stream: [0-9]+ qps, [0-9]+ messages, [0-9]+ bytes, [0-9]+ errors, [0-9]+ stalls$' \
-    /tmp/rdma-stream.out) || fail "rdma-stream printed no summary (exit $rc)"
-[ "$(grep -cE '^qp [0-9]+: [1-9][0-9]* messages, [0-9]+ bytes, 0 errors$' /tmp/rdma-stream.out)" = "$qps" ] ||
-    fail "not every one of the $qps QP pairs moved messages without error"
-[ "$rc" = 0 ] && ! grep -q '^FAIL' /tmp/rdma-stream.out || fail "rdma-stream failed (exit $rc)"
-echo "$summary"
+rdma_stream_result /tmp/rdma-stream.out "$qps" "$rc"
