@@ -250,3 +250,40 @@ rdma_stream_result() {
     [ "$3" = 0 ] && ! grep -q '^FAIL' "$1" || { cat "$1"; fail "rdma-stream failed (exit $3)"; }
     echo "$summary"
 }
+
+# The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with `dcb`) and
+# 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs).
+dcb_sw_mode() {
+    ethtool --set-priv-flags "$1" fw-lldp-agent off || fail "cannot turn the firmware LLDP agent off"
+    ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
+}
+
+# $2 rounds of ETS changes on $1 cycling 1 -> 4 -> 8 -> 1 TCs (different up2tc and bandwidth
+# maps); sets TC_CHANGES to the number made.
+tc_cycle() {
+    TC_CHANGES=0
+    for round in $(seq "$2"); do
+        for map in "0:25 1:25 2:25 3:25 4:0 5:0 6:0 7:0 prio-tc 0:0 1:1 2:2 3:3 4:0 5:1 6:2 7:3" \
+                   "0:16 1:12 2:12 3:12 4:12 5:12 6:12 7:12 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7" \
+                   "0:100 1:0 2:0 3:0 4:0 5:0 6:0 7:0 prio-tc all:0"; do
+            # shellcheck disable=SC2086
+            dcb ets set dev "$1" willing off tc-tsa all:ets tc-bw $map || fail "dcb ets set $map failed"
+            TC_CHANGES=$((TC_CHANGES + 1))
+            sleep 0.3
+        done
+    done
+}
+
+# The device's suspend, suspend-complete AE and resume counters (QOM), on one line.
+suspend_counts() {
+    echo "$(host_device_prop x-rdma-suspends) $(host_device_prop x-rdma-suspend-aes)" \
+         "$(host_device_prop x-rdma-resumes)"
+}
+
+# Since the counts $1 (suspend_counts) the device made exactly $2 suspends, AEs and resumes.
+expect_suspend_counts() {
+    set -- $1 "$2" $(suspend_counts)
+    [ $(($5 - $1)) = "$4" ] && [ $(($6 - $2)) = "$4" ] && [ $(($7 - $3)) = "$4" ] ||
+        fail "device counted $(($5 - $1)) suspends, $(($6 - $2)) AEs, $(($7 - $3)) resumes; want $4 each"
+    echo "device: $4 suspends, suspend-complete AEs and resumes"
+}
