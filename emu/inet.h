@@ -16,6 +16,17 @@ static inline void put_be16(uint8_t *p, uint16_t v)
     p[1] = v;
 }
 
+static inline uint32_t get_be32(const uint8_t *p)
+{
+    return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
+}
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+    put_be16(p, v >> 16);
+    put_be16(p + 2, v);
+}
+
 /* Ones'-complement sum of @len bytes added to @sum (not folded). */
 static inline uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {

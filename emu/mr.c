@@ -535,3 +535,42 @@ MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t
     }
     return MR_ACCESS_OK;
 }
+
+MrAccess mr_resolve_sgl(IrdmaDev *d, const WqeSge *sge, unsigned n, uint32_t pd, bool priv,
+                        unsigned want, MrRange *rg, unsigned *bad)
+{
+    for (unsigned i = 0; i < n; i++) {
+        MrAccess a = mr_resolve(d, sge[i].stag, pd, priv, sge[i].addr, sge[i].len, want, &rg[i]);
+
+        if (a != MR_ACCESS_OK) {
+            *bad = i;
+            return a;
+        }
+    }
+    return MR_ACCESS_OK;
+}
+
+MrAccess mr_sgl_copy(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
+                     uint64_t off, void *buf, size_t len, bool to_guest)
+{
+    uint8_t *b = buf;
+
+    for (unsigned i = 0; i < n && len; i++) {
+        uint64_t take;
+        MrAccess a;
+
+        if (off >= sge[i].len) {
+            off -= sge[i].len;
+            continue;
+        }
+        take = MIN(sge[i].len - off, len);
+        a = mr_copy(d, &rg[i], off, b, take, to_guest);
+        if (a != MR_ACCESS_OK) {
+            return a;
+        }
+        b += take;
+        len -= take;
+        off = 0;
+    }
+    return len ? MR_ACCESS_BOUNDS : MR_ACCESS_OK;
+}

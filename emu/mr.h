@@ -20,6 +20,7 @@
 #define IRDMA_EMU_MR_H
 
 #include "pe.h"
+#include "wqe.h"
 
 typedef enum PeMrState {
     MR_STATE_INVALID,          /* allocated, not registered (or invalidated) */
@@ -105,6 +106,14 @@ MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t
  * or invalidated since it was resolved is MR_ACCESS_INVALID_STAG. */
 MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
                  bool to_guest);
+/* Resolve the @n fragments of an SGE list for @want into @rg (one range each); on a refusal
+ * the failing fragment's index is in @bad. */
+MrAccess mr_resolve_sgl(IrdmaDev *d, const WqeSge *sge, unsigned n, uint32_t pd, bool priv,
+                        unsigned want, MrRange *rg, unsigned *bad);
+/* Copy @len bytes at byte @off of the message an SGE list (resolved into @rg) holds, fragment
+ * by fragment; MR_ACCESS_BOUNDS if the list ends first. */
+MrAccess mr_sgl_copy(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
+                     uint64_t off, void *buf, size_t len, bool to_guest);
 /* The AE a failed access raises. */
 unsigned mr_access_ae(MrAccess a);
 const char *mr_access_name(MrAccess a);

@@ -61,8 +61,7 @@ void roce_ip_bytes(bool ipv4, const uint32_t ip[4], uint8_t out[16])
 {
     memset(out, 0, 16);
     for (int i = 0; i < (ipv4 ? 1 : 4); i++) {
-        put_be16(out + 4 * i, ip[i] >> 16);
-        put_be16(out + 4 * i + 2, ip[i]);
+        put_be32(out + 4 * i, ip[i]);
     }
 }
 

@@ -64,17 +64,6 @@ static size_t ext_len(unsigned fl)
            (fl & BTH_HAS_IETH ? IETH_LEN : 0);
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    put_be16(p, v >> 16);
-    put_be16(p + 2, v);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-    return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
-}
-
 /* The ICRC over @l3 (IP header onwards) up to @end (exclusive), masked as rocev2.h says. */
 static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
 {

@@ -71,39 +71,18 @@ static bool take_wqe(IrdmaDev *d, PeQp *qp)
 {
     uint8_t raw[QP_WQ_QUANTUM << 3];
 
-    if (!peek_wqe(d, qp, raw) || !rq_wqe_decode(raw, wqe_bytes(qp), &qp->resp.wqe)) {
-        return false;
-    }
-    for (unsigned i = 0; i < qp->resp.wqe.nsge; i++) {
-        const WqeSge *g = &qp->resp.wqe.sge[i];
+    unsigned bad;
 
-        if (mr_resolve(d, g->stag, qp->pd, qp->priv, g->addr, g->len, MR_WANT_LOCAL_WRITE,
-                       &qp->resp.rg[i]) != MR_ACCESS_OK) {
-            return false;
-        }
-    }
-    return true;
+    return peek_wqe(d, qp, raw) && rq_wqe_decode(raw, wqe_bytes(qp), &qp->resp.wqe) &&
+           mr_resolve_sgl(d, qp->resp.wqe.sge, qp->resp.wqe.nsge, qp->pd, qp->priv,
+                          MR_WANT_LOCAL_WRITE, qp->resp.rg, &bad) == MR_ACCESS_OK;
 }
 
 /* Scatter @len bytes at message offset @off into the RQ WQE's SGEs. */
 static bool scatter(IrdmaDev *d, PeQp *qp, uint64_t off, const uint8_t *buf, size_t len)
 {
-    for (unsigned i = 0; i < qp->resp.wqe.nsge && len; i++) {
-        uint64_t n = qp->resp.wqe.sge[i].len;
-
-        if (off >= n) {
-            off -= n;
-            continue;
-        }
-        n = MIN(n - off, len);
-        if (mr_copy(d, &qp->resp.rg[i], off, (void *)buf, n, true) != MR_ACCESS_OK) {
-            return false;
-        }
-        buf += n;
-        len -= n;
-        off = 0;
-    }
-    return len == 0;
+    return mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, off, (void *)buf,
+                       len, true) == MR_ACCESS_OK;
 }
 
 /* The receive completion of the WQE at the head; the WQE is consumed. */

@@ -138,38 +138,20 @@ static MrAccess sge_copy(IrdmaDev *d, SqOp *op, uint64_t off, uint8_t *buf, size
         memcpy(buf, op->w.inline_buf + off, len);
         return MR_ACCESS_OK;
     }
-    for (unsigned i = 0; i < op->w.nsge && len; i++) {
-        uint64_t n = op->w.sge[i].len;
-
-        if (off >= n) {
-            off -= n;
-            continue;
-        }
-        n = MIN(n - off, len);
-        MrAccess a = mr_copy(d, &op->rg[i], off, buf, n, to_guest);
-        if (a != MR_ACCESS_OK) {
-            return a;
-        }
-        buf += n;
-        len -= n;
-        off = 0;
-    }
-    return MR_ACCESS_OK;
+    return mr_sgl_copy(d, op->w.sge, op->rg, op->w.nsge, off, buf, len, to_guest);
 }
 
 /* Resolve every SGE for @want; false with the QP failed. */
 static bool resolve_sges(IrdmaDev *d, PeQp *qp, SqOp *op, unsigned want)
 {
-    for (unsigned i = 0; i < op->w.nsge; i++) {
-        const WqeSge *g = &op->w.sge[i];
-        MrAccess a = mr_resolve(d, g->stag, qp->pd, qp->priv, g->addr, g->len, want, &op->rg[i]);
+    unsigned bad;
+    MrAccess a = mr_resolve_sgl(d, op->w.sge, op->w.nsge, qp->pd, qp->priv, want, op->rg, &bad);
 
-        if (a != MR_ACCESS_OK) {
-            emu_trace(&d->host, "sq_sge_refused", "qp=%u wqe=%u sge %u stag=0x%08x: %s",
-                      qp->id, op->wqe_idx, i, g->stag, mr_access_name(a));
-            fail(d, qp, mr_access_ae(a), "local SGE refused");
-            return false;
-        }
+    if (a != MR_ACCESS_OK) {
+        emu_trace(&d->host, "sq_sge_refused", "qp=%u wqe=%u sge %u stag=0x%08x: %s", qp->id,
+                  op->wqe_idx, bad, op->w.sge[bad].stag, mr_access_name(a));
+        fail(d, qp, mr_access_ae(a), "local SGE refused");
+        return false;
     }
     return true;
 }
@@ -580,9 +562,17 @@ static void run(void *arg)
 
 /* --- acknowledgements --- */
 
+/* The oldest unacknowledged PSN moved forward to @una: both retry counts start again. */
+static void progress_to(PeQp *qp, uint32_t una)
+{
+    qp->req.una = una & ROCE_PSN_MASK;
+    qp->req.retries = qp->retry_cnt;
+    qp->req.rnr_retries = qp->rnr_retry;
+}
+
 /* Every message whose last PSN is before @psn is acknowledged; a READ only by its data, so the
  * oldest unacknowledged PSN stops at a READ not yet answered. Returns whether it did: then
- * its responses were lost (an implicit NAK). Progress restarts both retry counts. */
+ * its responses were lost (an implicit NAK). */
 static bool ack_before(PeQp *qp, uint32_t psn)
 {
     uint32_t una = psn;
@@ -605,9 +595,7 @@ static bool ack_before(PeQp *qp, uint32_t psn)
         op->done = true;
     }
     if (psn_diff(una, qp->req.una) > 0) {
-        qp->req.una = una;
-        qp->req.retries = qp->retry_cnt;
-        qp->req.rnr_retries = qp->rnr_retry;
+        progress_to(qp, una);
     }
     return read_pending;
 }
@@ -715,10 +703,8 @@ static void read_response(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     }
     op->read_gap = false;
     ack_before(qp, op->first_psn);
-    /* Each response in order is progress: the retry counts start again. */
-    qp->req.una = (p->psn + 1) & ROCE_PSN_MASK;
-    qp->req.retries = qp->retry_cnt;
-    qp->req.rnr_retries = qp->rnr_retry;
+    /* Each response in order is progress. */
+    progress_to(qp, p->psn + 1);
     if (p->payload_len > op->w.len - op->read_done ||
         ((fl & BTH_LAST) && op->read_done + p->payload_len != op->w.len) ||
         (!(fl & BTH_LAST) && p->payload_len != qp->mtu)) {
