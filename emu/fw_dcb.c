@@ -203,6 +203,8 @@ static unsigned build_lldpdu(const DcbCfg *c, const uint8_t *mac, uint8_t *buf)
 
 static void parse_ets(DcbCfg *c, const uint8_t *p, bool dscp)
 {
+    unsigned num_tc = (p[0] & ETS_MAXTC_M) ? (p[0] & ETS_MAXTC_M) : NUM_TC;   /* 0 means 8 */
+
     c->willing = p[0] & ETS_WILLING;
     c->maxtc = p[0] & ETS_MAXTC_M;
     memcpy(c->ets.tc_bw, p + ETS_BW_TABLE, NUM_TC);
@@ -211,9 +213,9 @@ static void parse_ets(DcbCfg *c, const uint8_t *p, bool dscp)
     for (unsigned up = 0; up < NUM_UP; up++) {
         uint8_t b = p[ETS_PRIO_TABLE + up / 2];
 
-        /* DSCP mode carries no priority table: priority i rides TC i. */
-        c->ets.up2tc[up] = dscp ? (c->ets.tc_bw[up] || up == 0 ? up : 0)
-                                : ((up & 1) ? b & 0xf : b >> 4) & 7;
+        /* DSCP mode carries no priority table: ice maps priority i to TC i for each of the
+         * port's TCs, and all of them are enabled (ice_dcbnl_setapp). */
+        c->ets.up2tc[up] = dscp ? (up < num_tc ? up : 0) : ((up & 1) ? b & 0xf : b >> 4) & 7;
         c->ets.tc_bitmap |= 1u << c->ets.up2tc[up];
     }
 }

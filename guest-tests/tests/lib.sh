@@ -251,27 +251,60 @@ rdma_stream_result() {
     echo "$summary"
 }
 
-# The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with `dcb`) and
+# The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with dcbnl) and
 # 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs).
 dcb_sw_mode() {
     ethtool --set-priv-flags "$1" fw-lldp-agent off || fail "cannot turn the firmware LLDP agent off"
     ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
 }
 
+# How many kernel log lines contain the fixed string $1.
+dmesg_count() {
+    dmesg | grep -cF "$1"
+}
+
+# How many DCB configurations ice has committed to the hardware (each one is a TC change that
+# suspends and resumes every QP).
+dcb_commits() {
+    dmesg_count "Commit DCB Configuration to the hardware"
+}
+
+# dcbnl $@ (guest-tests/dcbnl.c: iproute2's dcb 6.1 misreads its own replies), which ice must
+# accept and commit as exactly one new configuration; counts it in TC_CHANGES.
+dcb_change() {
+    commits=$(dcb_commits)
+    dcbnl "$@" || fail "dcbnl $* failed"
+    [ "$(dcb_commits)" = $((commits + 1)) ] ||
+        fail "dcbnl $*: ice committed $(($(dcb_commits) - commits)) configurations, want 1"
+    TC_CHANGES=$((TC_CHANGES + 1))
+    sleep 0.3
+}
+
 # $2 rounds of ETS changes on $1 cycling 1 -> 4 -> 8 -> 1 TCs (different up2tc and bandwidth
-# maps); sets TC_CHANGES to the number made.
+# maps), then DSCP mode: two DSCP mappings, an ETS change, and back to VLAN mode. Sets
+# TC_CHANGES to the number of changes made.
 tc_cycle() {
     TC_CHANGES=0
     for round in $(seq "$2"); do
-        for map in "0:25 1:25 2:25 3:25 4:0 5:0 6:0 7:0 prio-tc 0:0 1:1 2:2 3:3 4:0 5:1 6:2 7:3" \
-                   "0:16 1:12 2:12 3:12 4:12 5:12 6:12 7:12 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7" \
-                   "0:100 1:0 2:0 3:0 4:0 5:0 6:0 7:0 prio-tc all:0"; do
-            # shellcheck disable=SC2086
-            dcb ets set dev "$1" willing off tc-tsa all:ets tc-bw $map || fail "dcb ets set $map failed"
-            TC_CHANGES=$((TC_CHANGES + 1))
-            sleep 0.3
-        done
+        dcb_change "$1" ets 25,25,25,25,0,0,0,0 0,1,2,3,0,1,2,3
+        dcb_change "$1" ets 16,12,12,12,12,12,12,12 0,1,2,3,4,5,6,7
+        dcb_change "$1" ets 100,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0
     done
+    switches=$(dmesg_count "Switched QoS to")
+    dcb_change "$1" app-add 26 3
+    expect_qos_switch "L3 DSCP mode" $((switches + 1))
+    dcb_change "$1" app-add 46 5
+    dcb_change "$1" ets 40,10,10,10,10,10,10,0 0,1,2,3,4,5,6,7
+    dcb_change "$1" app-del 46 5
+    dcb_change "$1" app-del 26 3
+    expect_qos_switch "L2 VLAN mode" $((switches + 2))
+}
+
+# ice has logged $2 QoS mode switches, the last one to mode $1.
+expect_qos_switch() {
+    [ "$(dmesg_count "Switched QoS to")" = "$2" ] &&
+        dmesg | grep -F "Switched QoS to" | tail -n 1 | grep -qF "$1" ||
+        fail "ice did not switch QoS to $1"
 }
 
 # The device's suspend, suspend-complete AE and resume counters (QOM), on one line.

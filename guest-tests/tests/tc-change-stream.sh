@@ -1,9 +1,10 @@
 # The DCB traffic-class change under verified RDMA traffic on 1, 8 and 64 RC QP pairs
 # (rdma-stream: WRITE and SEND, every byte and completion checked, stalls after 10 s). For each
-# QP count, 21 ETS changes cycle 1 -> 4 -> 8 -> 1 TCs (8 channels: an 8-vCPU boot) while the
-# traffic runs; then rdma-stream must report 0 errors, 0 stalls, every pair moving, every QP
-# still in RTS, and the device must have counted one suspend, one suspend-complete AE and one
-# resume per QP per change (QP1 and the 2 x N QPs of the stream).
+# QP count, 21 ETS changes cycle 1 -> 4 -> 8 -> 1 TCs and 5 more go into DSCP mode and back
+# (8 channels: an 8-vCPU boot) while the traffic runs; then rdma-stream must report 0 errors,
+# 0 stalls, every pair moving, every QP still in RTS, and the device must have counted one
+# suspend, one suspend-complete AE and one resume per QP per change (QP1 and the 2 x N QPs of
+# the stream).
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0)
 ifc=$(ice_netdev "$(irdma_sim_slot)")

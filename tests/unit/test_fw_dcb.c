@@ -108,6 +108,27 @@ START_TEST(set_local_mib_sets_up2tc_and_tcs)
 }
 END_TEST
 
+/* In DSCP mode ice sends Intel's DSCP TC-BW TLV instead of ETS-CFG; it has no priority table
+ * and every one of the port's TCs is in use, whatever their bandwidth. */
+START_TEST(dscp_mode_mib_enables_every_tc)
+{
+    uint8_t mib[32] = { 127 << 1, 25, 0xff, 0xff, 0xff, 0x43, 8 & 7 };  /* maxtc 8, coded 0 */
+    unsigned len = 2 + 25;
+    FwEtsCfg ets;
+    uint32_t reg;
+
+    mib[7 + 4] = 100;                             /* TC0 all bandwidth; bytes 1-4 reserved */
+    ck_assert_uint_eq(set_local_mib(mib, len + 2, len + 2), AQ_RC_OK);
+    fw_dcb_get_ets(d->dcb, &ets);
+    ck_assert_uint_eq(ets.tc_bitmap, 0xff);
+    ck_assert_uint_eq(ets.tc_bw[0], 100);
+    reg = irdma_dev_mmio_read(d, PRTDCB_TUP2TC);
+    for (unsigned up = 0; up < 8; up++) {
+        ck_assert_uint_eq((reg >> (3 * up)) & 7, up);
+    }
+}
+END_TEST
+
 START_TEST(malformed_local_mib_is_einval)
 {
     static const uint8_t up2tc[8] = { 0 };
@@ -185,6 +206,7 @@ Suite *fw_dcb_suite(void)
     tcase_add_test(tc, agent_runs_by_default_and_local_mib_is_one_tc);
     tcase_add_test(tc, stopping_the_agent_switches_to_software_dcbx);
     tcase_add_test(tc, set_local_mib_sets_up2tc_and_tcs);
+    tcase_add_test(tc, dscp_mode_mib_enables_every_tc);
     tcase_add_test(tc, malformed_local_mib_is_einval);
     tcase_add_test(tc, pfc_mode_is_echoed_and_checked);
     tcase_add_test(tc, query_port_ets_reports_tc_nodes_of_the_root);
