@@ -1,0 +1,18 @@
+# modify-QP-to-SQD and back to RTS (guest-tests/rdma-sqd.c), on an idle QP and on one with 128
+# SENDs queued behind an RNR-blocked first one. irdma's SQD waits for the device's
+# QP_SUSPEND_COMPLETE AE; the device must hold the SQ's unstarted WQEs until RTS and finish the
+# started ones first. Checks: both checks pass with every byte verified, the device counted a
+# suspend and its AE for each SQD and no RESUME_QP (back to RTS is a MODIFY_QP), and irdma
+# logged no suspend timeout or error.
+. /tests/lib.sh
+gid=$(rdma_dev_up irdma0)
+before=$(suspend_counts)
+rdma-sqd irdma0 "$gid" > /tmp/rdma-sqd.out 2>&1
+rc=$?
+cat /tmp/rdma-sqd.out
+[ "$rc" = 0 ] && grep -qx "rdma-sqd: 2 passed, 0 failed" /tmp/rdma-sqd.out || fail "rdma-sqd failed"
+set -- $before $(suspend_counts)
+[ $(($4 - $1)) = 2 ] && [ $(($5 - $2)) = 2 ] && [ $(($6 - $3)) = 0 ] ||
+    fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want 2, 2, 0"
+errs=$(irdma_error_lines; dmesg | grep -E "irdma" | grep -iE "suspend")
+[ -z "$errs" ] || fail "irdma reported: $errs"
