@@ -44,6 +44,7 @@
 #define PFGEN_CTRL_PFSWR_M          BIT32(0)
 #define PF_FUNC_RID                 0x0009E880
 #define PF_FUNC_RID_FUNC_NUM_M      MASK32(2, 0)
+#define GLGEN_STAT                  0x000B612C   /* ice_flush() reads it after writes */
 #define GLGEN_RSTCTL                0x000B8180
 #define GLGEN_RSTAT                 0x000B8188
 #define GLGEN_RSTAT_DEVSTATE_M      MASK32(1, 0)

@@ -457,6 +457,13 @@ static void op_destroy_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     id = qp->id;
     emu_trace(&d->host, "qp_destroy", "qp=%u in %s", id, state_name(qp->state));
+    /* A suspend still waiting for the SQ to drain completes as the QP goes: irdma counts an
+     * AE per SUSPEND during a TC change, and takes one for a freed QP (irdma_process_aeq). */
+    if (qp->drain_aes) {
+        emu_trace(&d->host, "qp_destroy_suspended", "qp=%u: %u suspend AEs owed", id,
+                  qp->drain_aes);
+        qp_sq_drained(d, qp);
+    }
     g_hash_table_remove(d->qps->qps, GUINT_TO_POINTER(id));
 }
 

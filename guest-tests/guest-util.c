@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "guest-util.h"
+
+#define PORT_WAIT_S 30
 
 double now(void)
 {
@@ -48,8 +51,15 @@ struct ibv_context *open_port(const char *dev, int gid_index, union ibv_gid *gid
     if (!memcmp(gid, &(union ibv_gid){ 0 }, sizeof(*gid))) {
         die("GID index %d of %s is empty", gid_index, dev);
     }
+    /* ice bounces its netdev, and the port with it, after a DCB or channel change. */
+    for (double end = now() + PORT_WAIT_S; pa->state != IBV_PORT_ACTIVE && now() < end;) {
+        usleep(50 * 1000);
+        if (ibv_query_port(ctx, 1, pa)) {
+            die("querying %s: %s", dev, strerror(errno));
+        }
+    }
     if (pa->state != IBV_PORT_ACTIVE) {
-        die("%s port 1 is not active (state %d)", dev, pa->state);
+        die("%s port 1 is not active (state %d) after %d s", dev, pa->state, PORT_WAIT_S);
     }
     return ctx;
 }

@@ -11,7 +11,7 @@ double now(void);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* Opens RDMA device @dev and queries its port 1 (*@pa) and that port's GID @gid_index (*@gid);
- * dies unless the port is active and the GID is set. */
+ * dies unless the GID is set and the port is active within 30 s. */
 struct ibv_context *open_port(const char *dev, int gid_index, union ibv_gid *gid,
                               struct ibv_port_attr *pa);
 

@@ -879,6 +879,23 @@ START_TEST(send_without_a_receive_wqe_waits_out_the_rnr_nak)
 }
 END_TEST
 
+/* A SUSPEND (TC change) while a SEND waits out RNR NAKs owes its AE until the SQ drains; a
+ * DESTROY in between (the QP's owner going away mid-change) pays it. */
+START_TEST(destroying_a_suspended_busy_qp_posts_its_suspend_ae)
+{
+    connect_default();
+    send_and_run(700, 0x13);
+    ck_assert_uint_eq(seen_at(1)->syndrome, AETH_RNR_NAK(14));
+    qp_op(&qa, CQP_OP_SUSPEND_QP, 0, 0);
+    expect_no_ae();
+    qp_op(&qa, CQP_OP_DESTROY_QP, 0, 0);
+    expect_ae(&qa, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD);
+    expect_no_ae();
+    ck_assert_uint_eq(d->qp_suspends, 1);
+    ck_assert_uint_eq(d->qp_suspend_aes, 1);
+}
+END_TEST
+
 /* --- 5. exhausted retries --- */
 
 START_TEST(lost_everything_exhausts_the_retry_count)
@@ -1570,6 +1587,7 @@ Suite *transport_suite(void)
     tcase_add_test(tc, write_imm_with_a_lost_ack_retransmits_after_the_rto);
     tcase_add_test(tc, read_with_a_lost_response_asks_again_for_the_rest);
     tcase_add_test(tc, send_without_a_receive_wqe_waits_out_the_rnr_nak);
+    tcase_add_test(tc, destroying_a_suspended_busy_qp_posts_its_suspend_ae);
     tcase_add_test(tc, lost_everything_exhausts_the_retry_count);
     tcase_add_loop_test(tc, rnr_nak_exhausts_the_rnr_retry_count, 0, TRT_RNR_FOREVER);
     tcase_add_test(tc, retry_count_restarts_with_each_acknowledged_message);
