@@ -282,15 +282,20 @@ static void build_netlist_bank(uint8_t *bank)
     put_word(idb, IDB_CUST_VER, FW_NVM_NETLIST_CUST_VER);
 }
 
-/* Both banks of each module hold the same image: no update is pending. */
-static void build_flash(FwNvm *s)
+/* Both banks of each module hold the same image: no update is pending. Built at the first
+ * flash read: 2 MiB that only ice's probe reads. */
+static const uint8_t *flash_image(FwNvm *s)
 {
-    memset(s->flash, FLASH_ERASED, FW_NVM_FLASH_SIZE);
-    for (unsigned b = 0; b < 2; b++) {
-        build_nvm_bank(s, s->flash + NVM_BANK_OFF + b * NVM_BANK_SIZE);
-        build_orom_bank(s->flash + OROM_BANK_OFF + b * OROM_BANK_SIZE);
-        build_netlist_bank(s->flash + NETLIST_BANK_OFF + b * NETLIST_BANK_SIZE);
+    if (!s->flash) {
+        s->flash = g_malloc(FW_NVM_FLASH_SIZE);
+        memset(s->flash, FLASH_ERASED, FW_NVM_FLASH_SIZE);
+        for (unsigned b = 0; b < 2; b++) {
+            build_nvm_bank(s, s->flash + NVM_BANK_OFF + b * NVM_BANK_SIZE);
+            build_orom_bank(s->flash + OROM_BANK_OFF + b * OROM_BANK_SIZE);
+            build_netlist_bank(s->flash + NETLIST_BANK_OFF + b * NETLIST_BANK_SIZE);
+        }
     }
+    return s->flash;
 }
 
 /*
@@ -330,7 +335,7 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
         emu_trace(&d->host, "nvm_read_crosses_sector", "shadow RAM 0x%04x+%u: EINVAL", off, len);
         return AQ_RC_EINVAL;
     }
-    memcpy(c->buf, (flash ? s->flash : s->sr) + off, len);
+    memcpy(c->buf, (flash ? flash_image(s) : s->sr) + off, len);
     c->resp_len = len;
     emu_trace(&d->host, "nvm_read", "%s 0x%06x+%u%s", area, off, len,
               (flags & NVM_FLAG_LAST_CMD) ? " last" : "");
@@ -370,9 +375,7 @@ FwNvm *fw_nvm_new(IrdmaDev *d)
     FwNvm *s = g_new0(FwNvm, 1);
 
     s->d = d;
-    s->flash = g_malloc(FW_NVM_FLASH_SIZE);
     build_sr(s);
-    build_flash(s);
     return s;
 }
 

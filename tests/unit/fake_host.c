@@ -60,8 +60,7 @@ static void fh_send_frame(void *opaque, const void *frame, size_t len)
 
 static bool fh_trace_enabled(void *opaque)
 {
-    (void)opaque;
-    return true;
+    return !((FakeHost *)opaque)->quiet;
 }
 
 static void fh_trace(void *opaque, const char *event, const char *detail)
@@ -93,6 +92,18 @@ FakeHost *fake_host_new(size_t mem_size)
     h->frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
     h->traces = g_ptr_array_new_with_free_func(g_free);
     return h;
+}
+
+void fake_host_clear(FakeHost *h)
+{
+    memset(h->mem, 0, h->mem_size);
+    h->now_ns = 0;
+    h->timer_armed = false;
+    h->timer_deadline = 0;
+    h->timer_arms = 0;
+    g_array_set_size(h->irqs, 0);
+    g_ptr_array_set_size(h->frames, 0);
+    g_ptr_array_set_size(h->traces, 0);
 }
 
 void fake_host_free(FakeHost *h)

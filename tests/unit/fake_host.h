@@ -18,11 +18,15 @@ typedef struct FakeHost {
     GArray *irqs;              /* unsigned: vectors in raise order */
     GPtrArray *frames;         /* GBytes */
     GPtrArray *traces;         /* char *: "event: detail" */
+    bool quiet;                /* record no trace events (the fuzzer) */
 } FakeHost;
 
 extern const IrdmaHostOps fake_host_ops;
 
 FakeHost *fake_host_new(size_t mem_size);
+/* Back to the state fake_host_new() left: zero memory, clock 0, nothing recorded (the fuzzer
+ * reuses one host). */
+void fake_host_clear(FakeHost *h);
 void fake_host_free(FakeHost *h);
 /* Move the clock to @ns and fire the timer if it is due (the QEMU main loop's job). */
 void fake_host_advance(FakeHost *h, IrdmaDev *d, uint64_t ns);

@@ -1,0 +1,346 @@
+/*
+ * fuzz_device.c - libFuzzer harness over the device core: what a hostile guest can do to it.
+ *
+ * Each input is a program for the guest. Its first byte picks the starting point:
+ * - even: the admin queue is set up as ice does (aq_util), nothing else;
+ * - odd: the RDMA engine is up as irdma brings it up, with two RC QPs A and B connected to each
+ *   other in RTS (trt_util: CQP, HMC, CCQ, AEQ, CQs, an MR), their frames to the wire.
+ *
+ * The rest is a sequence of operations, each an opcode byte and its arguments (little endian;
+ * a short input simply ends the program):
+ * - MMIO write: u32 offset, u32 value. Bit 0 of the offset picks a known register (the offset
+ *   indexes kRegs), else the offset is anywhere in BAR0;
+ * - MMIO read: u32 offset, same rule;
+ * - guest memory write: u32 address (modulo the memory size), u8 length, the bytes;
+ * - time: u16 microseconds pass and due events run;
+ * - admin command (admin-queue start only): u16 opcode, u16 flags, 16 parameter bytes, u8
+ *   buffer length / 16, the buffer (through aqt_send: descriptor, doorbell, write-back);
+ * - CQP WQE (RDMA start only): u8 opcode, 8 x u64 (the header's opcode and VALID are set for
+ *   it), posted and rung;
+ * - a RoCE v2 frame from the wire: header fields and a payload, built with a valid ICRC so that
+ *   it reaches the transport, or, with bit 0 of its first byte set, the raw bytes. On the RDMA
+ *   start frames go straight to the RDMA engine (ice's switch is not set up there);
+ * - SQ or RQ WQE (RDMA start only): u8 (bit 0: QP B, bit 1: ring the doorbell), 32 bytes: the
+ *   WQE's first quantum, written at the ring's head with the pass's VALID;
+ * - wire (RDMA start only): the frames the QPs sent are delivered to the device, up to
+ *   WIRE_MAX of them; u8 picks one to change, u8 a field of it, u32 the new value, and the
+ *   frame is rebuilt with a valid ICRC.
+ * Anything the device does must leave the sanitizers quiet; the harness checks nothing else.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <check.h>
+#include "../unit/aq_util.h"
+#include "../unit/trt_util.h"
+#include "emu/e810_regs.h"
+#include "emu/pe_regs.h"
+#include "emu/le.h"
+#include "emu/roce.h"
+#include "emu/rocev2.h"
+
+enum { OP_MMIO_WRITE, OP_MMIO_READ, OP_MEM_WRITE, OP_TIME, OP_AQ_CMD, OP_CQP_WQE, OP_FRAME,
+       OP_SQ_WQE, OP_RQ_WQE, OP_WIRE, OP_COUNT };
+
+#define BAR0_MASK       0x01fffffcu
+#define MAX_FRAME       2048
+#define WIRE_MAX        256
+
+/* Registers worth hitting on purpose: admin queue, CQP, doorbells, interrupts, HMC. */
+static const uint32_t kRegs[] = {
+    PF_FW_ATQBAL, PF_FW_ATQBAH, PF_FW_ATQLEN, PF_FW_ATQH, PF_FW_ATQT,
+    PF_FW_ARQBAL, PF_FW_ARQBAH, PF_FW_ARQLEN, PF_FW_ARQH, PF_FW_ARQT,
+    PFPE_CQPDB, PFPE_CQPTAIL, PFPE_CCQPSTATUS, PFPE_CCQPHIGH, PFPE_CCQPLOW,
+    PFPE_WQEALLOC, PFPE_CQARM, PFPE_CQACK, PFPE_AEQALLOC, PFGEN_CTRL, GLGEN_RTRIG,
+};
+
+/* The unit helpers' ck_assert()s, outside Check: a bring-up that fails is a harness bug. */
+void _mark_point(const char *file, int line)
+{
+    (void)file;
+    (void)line;
+}
+
+void _ck_assert_failed(const char *file, int line, const char *expr, const char *msg, ...)
+{
+    (void)msg;
+    fprintf(stderr, "harness set-up failed: %s:%d: %s\n", file, line, expr);
+    abort();
+}
+
+typedef struct Input {
+    const uint8_t *p;
+    size_t left;
+} Input;
+
+static bool take(Input *in, void *out, size_t n)
+{
+    if (in->left < n) {
+        in->left = 0;
+        return false;
+    }
+    memcpy(out, in->p, n);
+    in->p += n;
+    in->left -= n;
+    return true;
+}
+
+static uint8_t u8(Input *in)
+{
+    uint8_t v = 0;
+
+    take(in, &v, 1);
+    return v;
+}
+
+static uint16_t u16(Input *in)
+{
+    uint8_t b[2] = { 0 };
+
+    take(in, b, 2);
+    return ld16(b);
+}
+
+static uint32_t u32(Input *in)
+{
+    uint8_t b[4] = { 0 };
+
+    take(in, b, 4);
+    return ld32(b);
+}
+
+static uint64_t u64(Input *in)
+{
+    uint8_t b[8] = { 0 };
+
+    take(in, b, 8);
+    return ld64(b);
+}
+
+static uint32_t reg_offset(uint32_t raw)
+{
+    if (raw & 1) {
+        return kRegs[(raw >> 1) % G_N_ELEMENTS(kRegs)];
+    }
+    return raw & BAR0_MASK;
+}
+
+static void op_mem_write(Input *in)
+{
+    uint32_t gpa = u32(in) % h->mem_size;
+    size_t len = u8(in);        /* (MIN() evaluates its arguments twice) */
+
+    len = MIN(len, h->mem_size - gpa);
+
+    take(in, h->mem + gpa, MIN(len, in->left));
+}
+
+static void op_aq_cmd(Input *in)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 }, buf[4096] = { 0 };
+    uint16_t opcode = u16(in), flags = u16(in), len;
+
+    take(in, params, sizeof(params));
+    len = (uint16_t)u8(in) * 16;
+    take(in, buf, MIN((size_t)len, in->left));
+    aqt_send(h, d, opcode, flags, params, buf, len, NULL);
+}
+
+static void op_cqp_wqe(Input *in)
+{
+    uint64_t q[8];
+    unsigned opcode = u8(in);
+
+    for (unsigned i = 0; i < 8; i++) {
+        q[i] = u64(in);
+    }
+    q[3] = (q[3] & ~(CQP_WQE_OPCODE | CQP_WQE_VALID)) | cqpt_hdr(opcode);
+    cqpt_run(q);
+}
+
+/* A well-formed RoCE v2 frame to the device's MAC from fields in the input. */
+static void deliver(const uint8_t *frame, size_t len, bool pe)
+{
+    if (pe) {
+        roce_rx_frame(d, frame, len);
+    } else {
+        irdma_dev_receive(d, frame, len);
+    }
+}
+
+static void op_frame(Input *in, bool pe)
+{
+    uint8_t frame[ROCE_FRAME_MAX], payload[ROCE_MTU_MAX];
+    uint8_t mode = u8(in);
+    size_t len;
+
+    if (mode & 1) {
+        len = u16(in) % MAX_FRAME;
+        len = MIN(len, in->left);
+        take(in, frame, len);
+    } else {
+        RocePkt p = { .ipv4 = !(mode & 2), .ttl = 64, .pkey = 0xffff, .sport = u16(in) };
+        uint8_t ip[4] = { 10, 0, 2, 15 };
+
+        memcpy(p.dmac, d->cfg.mac, 6);
+        p.smac[0] = 0x02;
+        memcpy(p.dip, ip, 4);
+        ip[3] = u8(in);
+        memcpy(p.sip, ip, 4);
+        p.opcode = u8(in);
+        p.se = mode & 4;
+        p.ackreq = mode & 8;
+        p.dqpn = u32(in) & 0xffffff;
+        p.psn = u32(in) & 0xffffff;
+        p.reth_va = u64(in);
+        p.reth_rkey = u32(in);
+        p.reth_len = u32(in);
+        p.aeth_syndrome = u8(in);
+        p.aeth_msn = u32(in) & 0xffffff;
+        p.deth_qkey = u32(in);
+        p.deth_sqpn = u32(in) & 0xffffff;
+        p.imm = u32(in);
+        p.ieth_rkey = u32(in);
+        p.payload_len = u16(in) % (ROCE_MTU_MAX + 1);
+        p.payload_len = MIN(p.payload_len, in->left);
+        take(in, payload, p.payload_len);
+        p.payload = payload;
+        len = rocev2_build(&p, frame);
+    }
+    deliver(frame, len, pe);
+}
+
+/* One quantum at the head of A's or B's SQ or RQ, with the pass's VALID; the doorbell if asked. */
+static void op_wqe(Input *in, bool sq)
+{
+    uint8_t sel = u8(in);
+    TQp *qp = (sel & 1) ? &qb : &qa;
+    unsigned *head = sq ? &qp->sq_head : &qp->rq_head;
+    uint8_t *pol = sq ? &qp->sq_pol : &qp->rq_pol;
+    unsigned slots = sq ? TRT_SQ_QUANTA : TRT_RQ_WQES;
+    uint64_t base = qp->base + (sq ? TRT_OFF_SQ + (uint64_t)*head * QP_WQ_QUANTUM
+                                   : TRT_OFF_RQ + (uint64_t)*head * TRT_RQ_WQE_SIZE);
+    uint8_t *wqe = h->mem + base;
+    uint64_t hdr;
+
+    take(in, wqe, MIN((size_t)QP_WQ_QUANTUM, in->left));
+    hdr = ld64(wqe + SQWQE_HDR) & ~SQWQE_VALID;
+    st64(wqe + SQWQE_HDR, hdr | (*pol ? SQWQE_VALID : 0));
+    if (++*head == slots) {
+        *head = 0;
+        *pol ^= 1;
+    }
+    if (sq && (sel & 2)) {
+        ring(qp);
+    }
+}
+
+/* The peer's side of the wire: what A and B sent goes back to the device, one frame changed. */
+static void op_wire(Input *in)
+{
+    unsigned pick = u8(in), field = u8(in), n = 0;
+    uint32_t value = u32(in);
+
+    while (h->frames->len && n < WIRE_MAX) {
+        GBytes *f = g_ptr_array_steal_index(h->frames, 0);
+        size_t len;
+        const uint8_t *data = g_bytes_get_data(f, &len);
+        uint8_t frame[ROCE_FRAME_MAX];
+        RocePkt p;
+
+        if (n++ == pick && len <= sizeof(frame) &&
+            rocev2_parse(data, len, &p, false) == ROCE_PARSE_OK) {
+            switch (field % 6) {
+            case 0: p.psn = value & 0xffffff; break;
+            case 1: p.opcode = value; break;
+            case 2: p.dqpn = value & 0xffffff; break;
+            case 3: p.reth_len = value; break;
+            case 4: p.aeth_syndrome = value; break;
+            case 5: p.payload_len = MIN(p.payload_len, value); break;
+            }
+            deliver(frame, rocev2_build(&p, frame), true);
+        } else {
+            deliver(data, len, true);
+        }
+        g_bytes_unref(f);
+        settle();
+    }
+}
+
+static void run(Input *in, bool pe)
+{
+    while (in->left) {
+        uint8_t op = u8(in) % OP_COUNT;
+
+        switch (op) {
+        case OP_MMIO_WRITE: {
+            uint32_t off = reg_offset(u32(in));
+
+            irdma_dev_mmio_write(d, off, u32(in));
+            break;
+        }
+        case OP_MMIO_READ:
+            irdma_dev_mmio_read(d, reg_offset(u32(in)));
+            break;
+        case OP_MEM_WRITE:
+            op_mem_write(in);
+            break;
+        case OP_TIME:
+            fake_host_advance(h, d, h->now_ns + (uint64_t)u16(in) * 1000);
+            break;
+        case OP_AQ_CMD:           /* the AQ rings overlap the CQP's memory */
+            if (!pe) {
+                op_aq_cmd(in);
+            }
+            break;
+        case OP_CQP_WQE:
+            if (pe) {
+                op_cqp_wqe(in);
+            }
+            break;
+        case OP_FRAME:
+            op_frame(in, pe);
+            break;
+        case OP_SQ_WQE:
+        case OP_RQ_WQE:
+            if (pe) {
+                op_wqe(in, op == OP_SQ_WQE);
+            }
+            break;
+        case OP_WIRE:
+            if (pe) {
+                op_wire(in);
+            }
+            break;
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static FakeHost *host;      /* one host for every input: fresh pages cost more than a run */
+    Input in = { data, size };
+    bool pe = size && (data[0] & 1);
+
+    if (!host) {
+        host = fake_host_new(MAX(TRT_MEM_SIZE, AQT_MEM_SIZE));
+        host->quiet = true;
+    }
+    fake_host_clear(host);
+    h = host;
+    d = fake_dev_new(h);
+    in.p++;
+    in.left = size ? size - 1 : 0;
+    if (pe) {
+        trt_bring_up();
+        connect_default();
+    } else {
+        aqt_init(h, d);
+    }
+    run(&in, pe);
+    irdma_dev_free(d);
+    return 0;
+}
