@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The fuzz command (docs/fuzzing.md): builds tests/fuzz/fuzz-device with clang, libFuzzer, ASan
+# and UBSan in build/fuzz, fuzzes the device core from the kept corpus (tests/fuzz/corpus) for
+# SECONDS on JOBS workers, merges what found new coverage back into the corpus, and reports the
+# line coverage of emu/ that the corpus reaches (a second, instrumented build in build/fuzz-cov).
+#   scripts/fuzz.sh [SECONDS [JOBS]]   default 3600 s on 1 worker: one CPU-hour
+#   scripts/fuzz.sh --replay           every corpus input and kept reproducer once; exit 1 on a
+#                                      finding
+# Findings are written to build/fuzz/findings/ (crash-*, leak-*, timeout-*).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+corpus=$repo/tests/fuzz/corpus
+repro=$repo/tests/fuzz/reproducers
+out=$repo/build/fuzz
+findings=$out/findings
+
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+replay=false
+seconds=3600
+jobs=1
+case "${1:-}" in
+    --replay) replay=true; [ $# -eq 1 ] || usage ;;
+    "") ;;
+    *[!0-9]*) echo "fuzz: SECONDS must be a number, not '$1'" >&2; usage ;;
+    *) seconds=$1
+       jobs=${2:-1}
+       case "$jobs" in ''|*[!0-9]*|0) echo "fuzz: JOBS must be a positive number, not '$jobs'" >&2; usage ;; esac
+       [ $# -le 2 ] || usage ;;
+esac
+
+# Instrumented programs that meson's compiler checks run leave default.profraw in the cwd.
+mkdir -p "$repo/build" && cd "$repo/build"
+
+missing=()
+for p in clang llvm meson ninja-build libglib2.0-dev zlib1g-dev check; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || { echo "fuzz: missing packages ${missing[*]} (run as root)" >&2; exit 1; }
+    apt-get install -y --no-install-recommends "${missing[@]}" > /dev/null
+fi
+
+# $1 build dir, $2 extra compiler flags: the emu core and the harness with libFuzzer's hooks.
+build() {
+    [ -e "$1/build.ninja" ] ||
+        CC=clang meson setup "$1" "$repo" -Dfuzz=true -Db_lundef=false "${@:3}" \
+            "-Dc_args=$2 -fsanitize=fuzzer-no-link" > /dev/null
+    ninja -C "$1" tests/fuzz/fuzz-device > "$1.log" 2>&1 || { cat "$1.log" >&2; exit 1; }
+}
+build "$out" "-fno-sanitize-recover=all" -Db_sanitize=address,undefined
+mkdir -p "$findings"
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+
+if $replay; then
+    inputs=("$corpus")
+    [ -n "$(ls -A "$repro" 2> /dev/null)" ] && inputs+=("$repro")
+    "$out/tests/fuzz/fuzz-device" -runs=0 "${inputs[@]}" > "$out/replay.log" 2>&1 ||
+        { tail -n 40 "$out/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
+    echo "fuzz: replayed $(ls "$corpus" | wc -l) corpus inputs and" \
+         "$(ls "$repro" 2> /dev/null | wc -l) reproducers: no finding"
+    exit 0
+fi
+
+work=$out/corpus-new
+rm -rf "$work" && mkdir -p "$work"
+status=0
+parallel=()
+[ "$jobs" -gt 1 ] && parallel=(-fork="$jobs")
+(cd "$out" && "$out/tests/fuzz/fuzz-device" "$work" "$corpus" "${parallel[@]}" -max_len=4096 \
+    -max_total_time="$seconds" -artifact_prefix="$findings/" -print_final_stats=1) \
+    > "$out/fuzz.log" 2>&1 || status=$?
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p; s/^#\([0-9]*\)[[:space:]]*DONE.*/\1/p' \
+    "$out/fuzz.log" | tail -n 1)
+echo "fuzz: ${runs:-?} inputs run in $seconds s on $jobs worker(s) (log: $out/fuzz.log)"
+"$out/tests/fuzz/fuzz-device" -merge=1 "$corpus" "$work" > "$out/merge.log" 2>&1
+echo "fuzz: corpus $(ls "$corpus" | wc -l) inputs ($(du -sk --apparent-size "$corpus" | cut -f1) KiB)"
+if ls "$findings"/* > /dev/null 2>&1; then
+    echo "fuzz: findings in $findings:" && ls "$findings"
+    status=1
+fi
+
+# Coverage of emu/ reached by the corpus: source-based, from a build without the sanitizers.
+cov=$repo/build/fuzz-cov
+build "$cov" "-fprofile-instr-generate -fcoverage-mapping" -Dc_link_args=-fprofile-instr-generate
+rm -f "$cov"/*.profraw
+LLVM_PROFILE_FILE="$cov/%p.profraw" "$cov/tests/fuzz/fuzz-device" -runs=0 "$corpus" > /dev/null 2>&1
+llvm-profdata merge -sparse "$cov"/*.profraw -o "$cov/fuzz.profdata"
+llvm-cov report "$cov/tests/fuzz/fuzz-device" -instr-profile="$cov/fuzz.profdata" \
+    "$repo"/emu/*.c | tee "$cov/report.txt" | tail -n 1 |
+    awk '{ printf "fuzz: emu/ coverage by the corpus: lines %s, functions %s, regions %s\n", $10, $7, $4 }'
+exit $status
