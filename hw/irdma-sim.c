@@ -232,6 +232,40 @@ static void irdma_sim_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
     pcie_cap_flr_write_config(pdev, addr, val, len);
 }
 
+/* The device's counters, read-only for test harnesses (qom-get): what the guest's statistics
+ * registers do not show. */
+static void irdma_sim_add_counters(IrdmaSimState *s)
+{
+    IrdmaDev *d = s->core;
+    const struct {
+        const char *name;
+        uint64_t *value;
+    } counters[] = {
+        /* the RDMA teardown leak checks */
+        { "x-rdma-teardowns", &d->rdma_teardowns },
+        { "x-rdma-leaked", &d->rdma_leaked },
+        /* the LAN engines */
+        { "x-lan-tx-frames", &lan_tx_stats(d->lan_tx)->frames },
+        { "x-lan-rx-frames", &lan_rx_stats(d->lan_rx)->frames },
+        { "x-lan-rx-no-desc", &lan_rx_stats(d->lan_rx)->no_desc },
+        { "x-lan-rx-filtered", &lan_rx_stats(d->lan_rx)->filtered },
+        /* the QP suspend/resume flows: SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted */
+        { "x-rdma-suspends", &d->qp_suspends },
+        { "x-rdma-resumes", &d->qp_resumes },
+        { "x-rdma-suspend-aes", &d->qp_suspend_aes },
+        /* the RoCEv2 packet path */
+        { "x-roce-tx-frames", &roce_stats(d->roce)->tx_frames },
+        { "x-roce-rx-frames", &roce_stats(d->roce)->rx_frames },
+        { "x-roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
+        { "x-roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(counters); i++) {
+        object_property_add_uint64_ptr(OBJECT(s), counters[i].name, counters[i].value,
+                                       OBJ_PROP_FLAG_READ);
+    }
+}
+
 static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 {
     IrdmaSimState *s = IRDMA_SIM(pdev);
@@ -276,37 +310,7 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
     }
     pcie_dev_ser_num_init(pdev, IRDMA_SIM_EXTCAP_DSN, irdma_sim_dsn(cfg.mac));
 
-    /* For test harnesses (qom-get): what the RDMA teardown leak checks found. */
-    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-teardowns", &s->core->rdma_teardowns,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-leaked", &s->core->rdma_leaked,
-                                   OBJ_PROP_FLAG_READ);
-    /* ... and the LAN engines' counters, which the guest's statistics registers lack. */
-    object_property_add_uint64_ptr(OBJECT(s), "x-lan-tx-frames",
-                                   &lan_tx_stats(s->core->lan_tx)->frames, OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-frames",
-                                   &lan_rx_stats(s->core->lan_rx)->frames, OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-no-desc",
-                                   &lan_rx_stats(s->core->lan_rx)->no_desc, OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-lan-rx-filtered",
-                                   &lan_rx_stats(s->core->lan_rx)->filtered, OBJ_PROP_FLAG_READ);
-    /* ... the QP suspend/resume flows (SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted) ... */
-    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-suspends", &s->core->qp_suspends,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-resumes", &s->core->qp_resumes,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-rdma-suspend-aes", &s->core->qp_suspend_aes,
-                                   OBJ_PROP_FLAG_READ);
-    /* ... and the RoCEv2 packet path. */
-    object_property_add_uint64_ptr(OBJECT(s), "x-roce-tx-frames",
-                                   &roce_stats(s->core->roce)->tx_frames, OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-roce-rx-frames",
-                                   &roce_stats(s->core->roce)->rx_frames, OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-roce-loopback-frames",
-                                   &roce_stats(s->core->roce)->loopback_frames,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(OBJECT(s), "x-roce-rx-bad-icrc",
-                                   &roce_stats(s->core->roce)->rx_bad_icrc, OBJ_PROP_FLAG_READ);
+    irdma_sim_add_counters(s);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
                           DEVICE(s)->id, &DEVICE(s)->mem_reentrancy_guard, s);
