@@ -234,6 +234,17 @@ static void process_atq(void *opaque)
 
 void aq_atq_tail_written(AqEngine *aq)
 {
+    /* No modelled delay: the commands run in the doorbell write. ice polls each one for 1 s
+     * of host time with its vCPU holding QEMU's BQL at every register read, and two guests
+     * booting on two host CPUs have starved the main loop's timer that long (ice_init_hw
+     * failed with -EIO in a pair run). */
+    if (!aq->d->timing.aq_cmd_ns) {
+        if (aq->process_ev) {
+            emu_event_cancel(&aq->d->events, aq->process_ev);
+        }
+        process_atq(aq);
+        return;
+    }
     if (!aq->process_ev) {
         aq->process_ev = emu_event_schedule(&aq->d->events, aq->d->timing.aq_cmd_ns,
                                             process_atq, aq);

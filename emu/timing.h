@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 typedef struct IrdmaTiming {
-    uint64_t aq_cmd_ns;       /* ATQ doorbell to the batch's completion */
+    uint64_t aq_cmd_ns;       /* ATQ doorbell to the batch's completion (0: in the write) */
     uint64_t lan_tx_ns;       /* Tx doorbell to the ring being walked */
     uint64_t lan_rx_ns;       /* frame arrival to its write-back and interrupt */
     uint64_t cqp_cmd_ns;      /* CQP doorbell to its WQEs being processed (each batch of

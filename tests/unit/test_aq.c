@@ -22,17 +22,26 @@ START_TEST(get_version_completes_with_dd_cmp_and_advances_head)
 }
 END_TEST
 
-START_TEST(completion_waits_for_the_event_queue)
+/* With a modelled delay the commands complete by event, once the clock has moved; with none
+ * they complete in the doorbell write itself. */
+START_TEST(completion_waits_for_the_modelled_delay)
 {
     uint8_t *desc = h->mem + AQT_ATQ_RING;
 
     st16(desc + AQ_DESC_OPCODE, AQC_GET_VER);
+    st16(desc + AQ_DESC_SIZE + AQ_DESC_OPCODE, AQC_GET_VER);
+    d->timing.aq_cmd_ns = 5000;
     irdma_dev_mmio_write(d, PF_FW_ATQT, 1);
-    /* Not before the clock moves: completion is an event, not part of the MMIO write. */
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 0);
     ck_assert(h->timer_armed);
-    fake_host_advance(h, d, h->now_ns + d->timing.aq_cmd_ns);
+    fake_host_advance(h, d, h->now_ns + 4999);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 0);
+    fake_host_advance(h, d, h->now_ns + 1);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 1);
+    d->timing.aq_cmd_ns = 0;
+    irdma_dev_mmio_write(d, PF_FW_ATQT, 2);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 2);
+    ck_assert_uint_eq(ld16(desc + AQ_DESC_SIZE + AQ_DESC_FLAGS) & AQ_FLAG_DD, AQ_FLAG_DD);
 }
 END_TEST
 
@@ -257,7 +266,7 @@ Suite *aq_suite(void)
 
     tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, get_version_completes_with_dd_cmp_and_advances_head);
-    tcase_add_test(tc, completion_waits_for_the_event_queue);
+    tcase_add_test(tc, completion_waits_for_the_modelled_delay);
     tcase_add_test(tc, ring_wraps_around);
     tcase_add_test(tc, unknown_opcode_is_enosys_with_err_flag);
     tcase_add_test(tc, missing_buffer_is_einval);
