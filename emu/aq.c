@@ -198,6 +198,26 @@ static bool process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     return d->host.ops->dma_write(d->host.opaque, desc_addr, desc, sizeof(desc)) == 0;
 }
 
+static void process_atq(void *opaque);
+
+/* Processing of the command at the ATQ head, after its modelled firmware time. */
+static void schedule_head(AqEngine *aq)
+{
+    IrdmaDev *d = aq->d;
+    uint64_t ring = ((uint64_t)ctlq_get(d, CTLQ_ATQBAH) << 32) | ctlq_get(d, CTLQ_ATQBAL);
+    uint64_t desc_addr = ring + (uint64_t)ctlq_get(d, CTLQ_ATQH) * AQ_DESC_SIZE;
+    uint8_t desc[AQ_DESC_SIZE];
+    uint16_t buf_len = 0;
+
+    /* An unreadable slot is found (and reported) when the command runs. */
+    if (d->host.ops->dma_read(d->host.opaque, desc_addr, desc, sizeof(desc)) == 0 &&
+        (ld16(desc + AQ_DESC_FLAGS) & AQ_FLAG_BUF)) {
+        buf_len = ld16(desc + AQ_DESC_DATALEN);
+    }
+    aq->process_ev = emu_event_schedule(&d->events, timing_aq_cmd_ns(&d->timing, buf_len),
+                                        process_atq, aq);
+}
+
 static void process_atq(void *opaque)
 {
     AqEngine *aq = opaque;
@@ -229,16 +249,21 @@ static void process_atq(void *opaque)
         }
         head = (head + 1) % len;
         ctlq_set(d, CTLQ_ATQH, head);
+        /* Modelled firmware answers one command at a time. */
+        if (d->timing.mode == TIMING_MODEL && head != tail) {
+            schedule_head(aq);
+            return;
+        }
     }
 }
 
 void aq_atq_tail_written(AqEngine *aq)
 {
-    /* No modelled delay: the commands run in the doorbell write. ice polls each one for 1 s
-     * of host time with its vCPU holding QEMU's BQL at every register read, and two guests
+    /* Inline timing: the commands run in the doorbell write. ice polls each one for 1 s of
+     * host time with its vCPU holding QEMU's BQL at every register read, and two guests
      * booting on two host CPUs have starved the main loop's timer that long (ice_init_hw
      * failed with -EIO in a pair run). */
-    if (!aq->d->timing.aq_cmd_ns) {
+    if (aq->d->timing.mode == TIMING_INLINE) {
         if (aq->process_ev) {
             emu_event_cancel(&aq->d->events, aq->process_ev);
         }
@@ -246,8 +271,7 @@ void aq_atq_tail_written(AqEngine *aq)
         return;
     }
     if (!aq->process_ev) {
-        aq->process_ev = emu_event_schedule(&aq->d->events, aq->d->timing.aq_cmd_ns,
-                                            process_atq, aq);
+        schedule_head(aq);
     }
 }
 

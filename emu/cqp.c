@@ -233,11 +233,30 @@ static void process_one(IrdmaDev *d)
     complete(d, w.idx, &r);
 }
 
+static void process(void *opaque);
+
+/* Processing of the WQE at the tail: at once (inline timing, in batches of CQP_BUDGET), or
+ * after that WQE's modelled time. */
+static void schedule_tail(IrdmaDev *d)
+{
+    Cqp *cqp = d->cqp;
+    uint8_t hdr[8];
+    unsigned opcode = CQP_OP_NOP;
+
+    if (d->timing.mode == TIMING_MODEL && cqp->created &&
+        pe_dma_read(d, cqp->sq_pa + (uint64_t)cqp->tail * CQP_WQE_SIZE + CQP_WQE_HDR, hdr, 8)) {
+        opcode = pe_get(ld64(hdr), CQP_WQE_OPCODE);
+    }
+    cqp->ev = emu_event_schedule(&d->events, timing_cqp_wqe_ns(&d->timing, opcode), process,
+                                 cqp);
+}
+
 static void process(void *opaque)
 {
     Cqp *cqp = opaque;
     IrdmaDev *d = cqp->d;
-    unsigned head = pe_reg_get(d, PE_CQPDB, 0), n = 0;
+    unsigned head = pe_reg_get(d, PE_CQPDB, 0);
+    unsigned batch = d->timing.mode == TIMING_MODEL ? 1 : CQP_BUDGET, n = 0;
 
     cqp->ev = NULL;
     if (!cqp->created) {
@@ -248,7 +267,7 @@ static void process(void *opaque)
         emu_trace(&d->host, "cqp_db_bad_head", "head=%u size=%u: ignored", head, cqp->sq_size);
         return;
     }
-    while (cqp->tail != head && n++ < CQP_BUDGET) {
+    while (cqp->tail != head && n++ < batch) {
         process_one(d);
         /* A handler may have destroyed the CQP (or the device reset). */
         if (!cqp->created) {
@@ -256,7 +275,7 @@ static void process(void *opaque)
         }
     }
     if (cqp->tail != head && !cqp->ev) {
-        cqp->ev = emu_event_schedule(&d->events, d->timing.cqp_cmd_ns, process, cqp);
+        schedule_tail(d);
     }
 }
 
@@ -267,7 +286,7 @@ void cqp_doorbell(IrdmaDev *d)
     /* OP_ERR reports failures of the WQEs of this doorbell, not of earlier ones. */
     pe_reg_set(d, PE_CQPTAIL, 0, pe_reg_get(d, PE_CQPTAIL, 0) & ~PFPE_CQPTAIL_OP_ERR_M);
     if (!cqp->ev) {
-        cqp->ev = emu_event_schedule(&d->events, d->timing.cqp_cmd_ns, process, cqp);
+        schedule_tail(d);
     }
 }
 

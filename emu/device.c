@@ -15,6 +15,7 @@
 #include "lan.h"
 #include "lan_rx.h"
 #include "roce.h"
+#include "wire.h"
 #include "lan_tx.h"
 #include "pe_regs.h"
 #include "cqp.h"
@@ -29,6 +30,123 @@
 #include "trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
+
+/* ---- the host operations, with the guest-visible effects recorded ---- */
+
+#define FNV64_OFFSET  0xcbf29ce484222325ull
+#define FNV64_PRIME   0x100000001b3ull
+
+typedef enum EffectKind {
+    EFFECT_DMA_WRITE = 1,
+    EFFECT_MSIX,
+    EFFECT_FRAME,
+} EffectKind;
+
+static void fnv_u64(uint64_t *h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        *h = (*h ^ (uint8_t)(v >> (8 * i))) * FNV64_PRIME;
+    }
+}
+
+static void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
+{
+    uint64_t now = d->outer.ops->clock_ns(d->outer.opaque);
+
+    fnv_u64(&d->effects.digest, now);
+    fnv_u64(&d->effects.digest, kind);
+    fnv_u64(&d->effects.digest, where);
+    fnv_u64(&d->effects.digest, len);
+    d->effects.count++;
+    d->effects.last_ns = now;
+}
+
+static int rec_dma_read(void *opaque, uint64_t gpa, void *buf, size_t len)
+{
+    IrdmaDev *d = opaque;
+
+    return d->outer.ops->dma_read(d->outer.opaque, gpa, buf, len);
+}
+
+static int rec_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t len)
+{
+    IrdmaDev *d = opaque;
+
+    record(d, EFFECT_DMA_WRITE, gpa, len);
+    return d->outer.ops->dma_write(d->outer.opaque, gpa, buf, len);
+}
+
+static void rec_msix_notify(void *opaque, unsigned vector)
+{
+    IrdmaDev *d = opaque;
+
+    record(d, EFFECT_MSIX, vector, 0);
+    d->outer.ops->msix_notify(d->outer.opaque, vector);
+}
+
+static uint64_t rec_clock_ns(void *opaque)
+{
+    IrdmaDev *d = opaque;
+
+    return d->outer.ops->clock_ns(d->outer.opaque);
+}
+
+static void rec_timer_arm(void *opaque, uint64_t deadline_ns)
+{
+    IrdmaDev *d = opaque;
+
+    d->outer.ops->timer_arm(d->outer.opaque, deadline_ns);
+}
+
+static void rec_timer_cancel(void *opaque)
+{
+    IrdmaDev *d = opaque;
+
+    d->outer.ops->timer_cancel(d->outer.opaque);
+}
+
+static void rec_send_frame(void *opaque, const void *frame, size_t len)
+{
+    IrdmaDev *d = opaque;
+
+    record(d, EFFECT_FRAME, 0, len);
+    d->outer.ops->send_frame(d->outer.opaque, frame, len);
+}
+
+static bool rec_trace_enabled(void *opaque)
+{
+    IrdmaDev *d = opaque;
+
+    return d->outer.ops->trace_enabled(d->outer.opaque);
+}
+
+static void rec_trace(void *opaque, const char *event, const char *detail)
+{
+    IrdmaDev *d = opaque;
+
+    d->outer.ops->trace(d->outer.opaque, event, detail);
+}
+
+static const IrdmaHostOps recording_host_ops = {
+    .dma_read = rec_dma_read,
+    .dma_write = rec_dma_write,
+    .msix_notify = rec_msix_notify,
+    .clock_ns = rec_clock_ns,
+    .timer_arm = rec_timer_arm,
+    .timer_cancel = rec_timer_cancel,
+    .send_frame = rec_send_frame,
+    .trace_enabled = rec_trace_enabled,
+    .trace = rec_trace,
+};
+
+void irdma_dev_config_init(IrdmaDevConfig *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->msix_vectors = IRDMA_MSIX_VECTORS_DEFAULT;
+    cfg->link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT;
+    cfg->timing_mode = TIMING_INLINE;
+    timing_params_default(&cfg->timing);
+}
 
 static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
 {
@@ -49,7 +167,7 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
                     cfg->mac[0], cfg->mac[1], cfg->mac[2], cfg->mac[3], cfg->mac[4], cfg->mac[5]);
         return false;
     }
-    return true;
+    return timing_params_valid(&cfg->timing, errp);
 }
 
 IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevConfig *cfg,
@@ -61,9 +179,11 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
         return NULL;
     }
     d = g_new0(IrdmaDev, 1);
-    d->host = (IrdmaHost) { .ops = ops, .opaque = opaque };
+    d->outer = (IrdmaHost) { .ops = ops, .opaque = opaque };
+    d->host = (IrdmaHost) { .ops = &recording_host_ops, .opaque = d };
+    d->effects.digest = FNV64_OFFSET;
     d->cfg = *cfg;
-    d->timing = IRDMA_TIMING_DEFAULT;
+    timing_init(&d->timing, cfg->timing_mode, &cfg->timing, cfg->link_speed_mbps);
     d->regs = emu_regfile_new(&d->host);
     emu_event_queue_init(&d->events, &d->host);
     pf_block_init(d);
@@ -91,6 +211,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->ahs = ah_block_new(d);
     d->ltab = ltab_new(d);
     d->roce = roce_new(d);
+    d->wire = wire_new(d);
     return d;
 }
 
@@ -99,6 +220,7 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    wire_free(d->wire);
     roce_free(d->roce);
     ltab_free(d->ltab);
     ah_block_free(d->ahs);
@@ -134,7 +256,8 @@ static void reset_pf_state(IrdmaDev *d)
     aq_pf_reset(d->aq);
     /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
     cqp_reset(d->cqp);
-    roce_reset(d->roce);
+    wire_reset(d->wire);
+    timing_reset(&d->timing);
     cqp_objects_reset(d);
     pe_regs_reset(d);
     intr_reset(d->intr);
@@ -180,9 +303,7 @@ void irdma_dev_set_carrier(IrdmaDev *d, bool up)
 
 void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
-    if (fw_link_is_up(d->link)) {
-        lan_rx_frame(d->lan_rx, frame, len);
-    }
+    wire_receive(d, frame, len);
 }
 
 void irdma_dev_timer_expired(IrdmaDev *d)

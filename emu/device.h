@@ -18,6 +18,8 @@ typedef struct IrdmaDevConfig {
     uint8_t mac[6];
     unsigned msix_vectors;
     unsigned link_speed_mbps;    /* 10000, 25000, 50000 or 100000 */
+    IrdmaTimingMode timing_mode;
+    IrdmaTimingParams timing;
 } IrdmaDevConfig;
 
 typedef struct AqEngine AqEngine;
@@ -41,9 +43,20 @@ typedef struct PeMrs PeMrs;
 typedef struct PeAhs PeAhs;
 typedef struct PeLtab PeLtab;
 typedef struct RoceEngine RoceEngine;
+typedef struct Wire Wire;
+
+/* What the guest can see of the device, as a digest: every DMA write, MSI-X message and
+ * frame sent, with its virtual time. Two runs that behave the same have the same digest. */
+typedef struct IrdmaEffects {
+    uint64_t count;
+    uint64_t digest;             /* FNV-1a over (time, kind, address or vector, length) */
+    uint64_t last_ns;            /* virtual time of the latest one */
+} IrdmaEffects;
 
 typedef struct IrdmaDev {
-    IrdmaHost host;
+    IrdmaHost host;              /* the blocks' host: outer, with the effects recorded */
+    IrdmaHost outer;             /* the host the device was created with */
+    IrdmaEffects effects;
     IrdmaDevConfig cfg;
     IrdmaTiming timing;
     EmuRegFile *regs;
@@ -68,7 +81,8 @@ typedef struct IrdmaDev {
     PeMrs *mrs;                  /* mr.c: the STag table (MRs and MWs) */
     PeAhs *ahs;                  /* ah.c: address handles, multicast groups */
     PeLtab *ltab;                /* ltab.c: APBVT, quad hash, local MACs, push pages */
-    RoceEngine *roce;            /* roce.c: RoCEv2 frames in and out, internal loopback */
+    RoceEngine *roce;            /* roce.c: RoCEv2 frames in and out */
+    Wire *wire;                  /* wire.c: the port's frames in model time, internal loopback */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
     uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
     uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */
@@ -79,6 +93,8 @@ typedef struct IrdmaDev {
 } IrdmaDev;
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */
+/* The defaults: every property as the device comes. */
+void irdma_dev_config_init(IrdmaDevConfig *cfg);
 IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevConfig *cfg,
                         GError **errp);
 void irdma_dev_free(IrdmaDev *d);

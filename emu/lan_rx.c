@@ -390,7 +390,7 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     }
     g_queue_push_tail(&r->pending, fr);
     if (!r->ev) {
-        r->ev = emu_event_schedule(&d->events, d->timing.lan_rx_ns, deliver_pending, r);
+        r->ev = emu_event_schedule(&d->events, 0, deliver_pending, r);
     }
 }
 

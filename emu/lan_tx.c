@@ -7,6 +7,7 @@
 #include "inet.h"
 #include "le.h"
 #include "trace.h"
+#include "wire.h"
 
 /* Tx descriptor (16 bytes): qw0 buffer address, qw1 dtype/cmd/offset/size/l2tag1. */
 #define TXD_SIZE                16
@@ -185,7 +186,7 @@ static void emit(LanTx *t, const uint8_t *f, size_t len, uint16_t cmd, uint16_t 
     }
     t->stats.frames++;
     t->stats.bytes += out_len;
-    d->host.ops->send_frame(d->host.opaque, out, out_len);
+    wire_transmit(d, out, out_len, out_len, WIRE_TO_NETWORK);
 }
 
 /* TSO: cut the TCP payload into MSS segments, each with fixed-up IP/TCP headers. */
@@ -380,7 +381,9 @@ void lan_tx_doorbell(LanTx *t, unsigned txq, uint32_t tail)
 
     r->tail = tail;
     if (!r->ev) {
-        r->ev = emu_event_schedule(&t->d->events, t->d->timing.lan_tx_ns, ring_event, r);
+        /* The descriptors are read a PCIe round trip after the doorbell. */
+        r->ev = emu_event_schedule(&t->d->events, timing_desc_fetch_ns(&t->d->timing),
+                                   ring_event, r);
     }
 }
 

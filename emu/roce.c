@@ -7,13 +7,10 @@
 #include "rq.h"
 #include "sq.h"
 #include "trace.h"
-
-#define LOOPBACK_MAX_PENDING  65536    /* frames; more are dropped as a full wire would */
+#include "wire.h"
 
 struct RoceEngine {
     IrdmaDev *d;
-    GQueue loopback;           /* GBytes * waiting for the engine's own receive */
-    EmuEvent *ev;
     RoceStats stats;
     uint8_t frame[ROCE_FRAME_MAX];
 };
@@ -23,25 +20,11 @@ RoceEngine *roce_new(IrdmaDev *d)
     RoceEngine *r = g_new0(RoceEngine, 1);
 
     r->d = d;
-    g_queue_init(&r->loopback);
     return r;
-}
-
-void roce_reset(RoceEngine *r)
-{
-    if (r->ev) {
-        emu_event_cancel(&r->d->events, r->ev);
-        r->ev = NULL;
-    }
-    g_queue_clear_full(&r->loopback, (GDestroyNotify)g_bytes_unref);
 }
 
 void roce_free(RoceEngine *r)
 {
-    if (!r) {
-        return;
-    }
-    roce_reset(r);
     g_free(r);
 }
 
@@ -87,8 +70,6 @@ void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
     av->sport = 0xc000 | (qp->id & 0x3fff);
 }
 
-static void run_loopback(void *arg);
-
 /* Hand a decoded packet to its QP. */
 static void deliver(IrdmaDev *d, const RocePkt *p)
 {
@@ -128,42 +109,20 @@ void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
     deliver(d, &p);
 }
 
-void roce_loopback_drain(IrdmaDev *d)
+void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
-    RoceEngine *r = d->roce;
-    unsigned budget = d->events.run_budget;
-    GBytes *b;
+    RocePkt p;
 
-    while (budget-- && (b = g_queue_pop_head(&r->loopback))) {
-        gsize len;
-        const uint8_t *f = g_bytes_get_data(b, &len);
-        RocePkt p;
-
-        /* Built by this engine a moment ago: no ICRC to check. */
-        if (rocev2_parse(f, len, &p, false) == ROCE_PARSE_OK) {
-            deliver(d, &p);
-        }
-        g_bytes_unref(b);
-    }
-    if (g_queue_is_empty(&r->loopback) && r->ev) {
-        emu_event_cancel(&d->events, r->ev);
-        r->ev = NULL;
-    } else if (!g_queue_is_empty(&r->loopback) && !r->ev) {
-        r->ev = emu_event_schedule(&d->events, 0, run_loopback, r);
+    /* Built by this engine: no ICRC to check. */
+    if (rocev2_parse(frame, len, &p, false) == ROCE_PARSE_OK) {
+        deliver(d, &p);
     }
 }
 
-static void run_loopback(void *arg)
-{
-    RoceEngine *r = arg;
-
-    r->ev = NULL;
-    roce_loopback_drain(r->d);
-}
-
-void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p)
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
 {
     RoceEngine *r = d->roce;
+    bool looped = !memcmp(av->dmac, av->smac, 6);
     size_t len;
 
     memcpy(p->dmac, av->dmac, 6);
@@ -179,21 +138,13 @@ void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p)
     p->sport = av->sport;
     len = rocev2_build(p, r->frame);
     emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
-              p->psn, len, memcmp(av->dmac, av->smac, 6) ? "" : " (loopback)");
-    if (!memcmp(av->dmac, av->smac, 6)) {
-        if (g_queue_get_length(&r->loopback) >= LOOPBACK_MAX_PENDING) {
-            return;
-        }
+              p->psn, len, looped ? " (loopback)" : "");
+    if (looped) {
         r->stats.loopback_frames++;
-        g_queue_push_tail(&r->loopback, g_bytes_new(r->frame, len));
-        if (!r->ev) {
-            r->ev = emu_event_schedule(&d->events, d->timing.roce_loopback_ns, run_loopback, r);
-        }
-        return;
+        return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_SELF);
     }
-    if (!fw_link_is_up(d->link)) {
-        return;
+    if (fw_link_is_up(d->link)) {
+        r->stats.tx_frames++;
     }
-    r->stats.tx_frames++;
-    d->host.ops->send_frame(d->host.opaque, r->frame, len);
+    return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_NETWORK);
 }

@@ -2,9 +2,8 @@
  * roce.h - the RDMA engine's packet path. RoCEv2 frames (UDP destination port 4791) reach it
  * instead of LAN Rx when their VSI has the PE filter enabled (VSI queueing option
  * PE_FLTR_EN, which irdma sets through ice when it opens the device), as on the E810; frames
- * it sends go to the wire, or, addressed to this port's own MAC, straight back into its own
- * receive path (internal loopback: queued, and delivered by the entry point that sent them or
- * by an event, never recursively).
+ * it sends go to the wire (wire.c), which brings those addressed to this port's own MAC back
+ * to roce_rx_looped() (internal loopback).
  *
  * Receive parses (checking the ICRC of wire frames), finds the destination QP and hands
  * ACKs and READ responses to the requester (sq.c), everything else to the responder (rq.c).
@@ -25,16 +24,15 @@ typedef struct RoceEngine RoceEngine;
 
 RoceEngine *roce_new(IrdmaDev *d);
 void roce_free(RoceEngine *r);
-void roce_reset(RoceEngine *r);
 RoceStats *roce_stats(RoceEngine *r);
 
 /* A frame from the wire. */
 void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len);
-/* Deliver the frames waiting for internal loopback now (at most the event queue's run
- * budget; the rest follow by event). Only from an entry point (a doorbell, an event). */
-void roce_loopback_drain(IrdmaDev *d);
-/* Address @p with @av and send it. */
-void roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p);
+/* A frame this engine sent to its own port's MAC, back from the wire. */
+void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len);
+/* Address @p with @av and send it; @dma_bytes of it were read from host memory (the payload,
+ * unless inline). Returns when its last bit has left (timing.h). */
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes);
 /* The address vector of a UD send through AH @ah on @qp. */
 void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av);
 /* A MAC as irdma holds it (MAC[0] in bits 47:40) as bytes. */

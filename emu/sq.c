@@ -6,11 +6,13 @@
 #include "hmc.h"
 #include "roce.h"
 #include "trace.h"
+#include "wire.h"
 
 #define SQ_RUN_BUDGET     256      /* WQEs or packets per run before yielding to the host */
 #define SQ_WINDOW_PKTS    512      /* unacknowledged packets per QP */
 #define SQ_ACKREQ_EVERY   64       /* AckReq on every Nth packet of a long message */
 #define SQ_RNR_INFINITE   7
+#define SQ_WIRE_AHEAD_NS  20000    /* model timing: how far the SQs may fill the wire ahead */
 
 typedef struct SqOp {
     SqWqe w;
@@ -19,6 +21,7 @@ typedef struct SqOp {
     uint32_t first_psn, npkts;     /* RC: the PSNs of the message (a READ: its responses) */
     uint32_t sent;                 /* packets sent (a READ: 1 once its request is out) */
     uint64_t read_done;            /* READ: bytes placed */
+    uint64_t done_at;              /* UD: its packet has left (model timing) */
     bool read_gap;                 /* READ: asked again after a lost response; later ones of
                                     * the old answer are ignored until the new one starts */
     bool done;
@@ -51,11 +54,35 @@ static void write_shadow(IrdmaDev *d, PeQp *qp)
 
 static void run(void *arg);
 
-static void kick(IrdmaDev *d, PeQp *qp)
+/* Run the SQ engine for @qp @delay_ns from now (or when it is already due). */
+static void kick_after(IrdmaDev *d, PeQp *qp, uint64_t delay_ns)
 {
     if (!qp->req.run_ev) {
-        qp->req.run_ev = emu_event_schedule(&d->events, d->timing.sq_run_ns, run, qp);
+        qp->req.run_ev = emu_event_schedule(&d->events, delay_ns, run, qp);
     }
+}
+
+static void kick(IrdmaDev *d, PeQp *qp)
+{
+    kick_after(d, qp, 0);
+}
+
+/* Model timing: how long until the wire has room (the SQs keep it busy SQ_WIRE_AHEAD_NS
+ * ahead, not more: hardware fetches no faster than its port drains). */
+static uint64_t wire_wait_ns(IrdmaDev *d)
+{
+    uint64_t backlog = wire_backlog_ns(d);
+
+    return backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0;
+}
+
+/* Out of budget or wire: the engine comes back when there is room. */
+static bool may_send(IrdmaDev *d, unsigned *budget)
+{
+    if (*budget && wire_wait_ns(d)) {
+        *budget = 0;
+    }
+    return *budget != 0;
 }
 
 void sq_doorbell(IrdmaDev *d, uint32_t val)
@@ -66,18 +93,18 @@ void sq_doorbell(IrdmaDev *d, uint32_t val)
         emu_trace(&d->host, "sq_doorbell_no_qp", "qp=%u", val);
         return;
     }
-    if (d->timing.sq_run_ns) {
-        kick(d, qp);
+    if (d->timing.mode == TIMING_MODEL) {
+        kick_after(d, qp, timing_sq_fetch_ns(&d->timing));
         return;
     }
-    /* No modelled delay: run now, in the doorbell write, and let what the run sent to this
-     * port itself arrive too. Under TCG that keeps a ping-pong off QEMU's main loop, which
+    /* Inline timing: run now, in the doorbell write, and let what the run sent to this port
+     * itself arrive too. Under TCG that keeps a ping-pong off QEMU's main loop, which
      * competes for the host CPUs with the vCPUs polling their CQs. */
     if (qp->req.run_ev) {
         emu_event_cancel(&d->events, qp->req.run_ev);
     }
     run(qp);
-    roce_loopback_drain(d);
+    wire_drain(d);
 }
 
 /* --- completions --- */
@@ -99,9 +126,14 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
 /* Complete the done WQEs at the front, in order. */
 static void complete_front(IrdmaDev *d, PeQp *qp)
 {
+    uint64_t now = d->host.ops->clock_ns(d->host.opaque);
     SqOp *op;
 
     while ((op = g_queue_peek_head(&qp->req.ops)) && op->done) {
+        if (op->done_at > now) {
+            kick_after(d, qp, op->done_at - now);
+            break;
+        }
         g_queue_pop_head(&qp->req.ops);
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
@@ -212,7 +244,7 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     }
     p.payload = payload;
     p.payload_len = len;
-    roce_send(d, &qp->av, &p);
+    roce_send(d, &qp->av, &p, op->w.inline_data ? 0 : len);
     return true;
 }
 
@@ -226,7 +258,7 @@ static void send_read_req(IrdmaDev *d, PeQp *qp, SqOp *op)
     p.reth_va = op->w.qw2 + op->read_done;
     p.reth_rkey = op->w.hdr_stag;
     p.reth_len = op->w.len - op->read_done;
-    roce_send(d, &qp->av, &p);
+    roce_send(d, &qp->av, &p, 0);
 }
 
 static void arm_rto(IrdmaDev *d, PeQp *qp);
@@ -234,7 +266,7 @@ static void arm_rto(IrdmaDev *d, PeQp *qp);
 /* Send what the window allows, oldest first; false with the QP failed. */
 static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
 {
-    for (GList *l = qp->req.ops.head; l && *budget; l = l->next) {
+    for (GList *l = qp->req.ops.head; l && may_send(d, budget); l = l->next) {
         SqOp *op = l->data;
 
         if (op->done || op->npkts == 0) {
@@ -254,7 +286,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             (*budget)--;
             continue;
         }
-        while (op->sent < op->npkts && *budget &&
+        while (op->sent < op->npkts && may_send(d, budget) &&
                psn_diff(qp->req.sent_psn, qp->req.una) < SQ_WINDOW_PKTS) {
             if (!send_data_pkt(d, qp, op, op->sent)) {
                 return false;
@@ -422,7 +454,7 @@ static unsigned ud_send(IrdmaDev *d, PeQp *qp, SqOp *op)
     p.imm = op->w.imm;
     p.payload = payload;
     p.payload_len = op->w.len;
-    roce_send(d, &av, &p);
+    op->done_at = roce_send(d, &av, &p, op->w.inline_data ? 0 : op->w.len);
     return 0;
 }
 
@@ -533,7 +565,7 @@ static void run(void *arg)
     if (is_rc(qp) && !pump(d, qp, &budget)) {
         return;
     }
-    while (may_fetch(qp) && budget) {
+    while (may_fetch(qp) && may_send(d, &budget)) {
         if (psn_diff(qp->req.sent_psn, qp->req.una) >= SQ_WINDOW_PKTS) {
             break;
         }
@@ -556,7 +588,7 @@ static void run(void *arg)
     complete_front(d, qp);
     /* Out of budget: the rest (packets of fetched messages, new WQEs) in another run. */
     if (budget == 0) {
-        kick(d, qp);
+        kick_after(d, qp, wire_wait_ns(d));
     }
 }
 
@@ -647,7 +679,7 @@ static void arm_rto(IrdmaDev *d, PeQp *qp)
     if (qp->req.rto_ev) {
         emu_event_cancel(&d->events, qp->req.rto_ev);
     }
-    qp->req.rto_ev = emu_event_schedule(&d->events, d->timing.rc_rto_ns, rto_fired, qp);
+    qp->req.rto_ev = emu_event_schedule(&d->events, d->timing.p.rc_rto_ns, rto_fired, qp);
 }
 
 /* IBA 9.7.5.2.8: the RNR NAK timer field in microseconds (0 means 655.36 ms). */

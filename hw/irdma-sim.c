@@ -10,6 +10,8 @@
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
+#include "qapi/visitor.h"
+#include "sysemu/cpu-timers.h"
 #include "qom/object.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pcie.h"
@@ -44,6 +46,8 @@ struct IrdmaSimState {
     NICConf conf;
     uint32_t msix_vectors;
     uint32_t link_speed_mbps;
+    char *timing_mode;              /* "auto", "model" or "inline" */
+    IrdmaTimingParams timing;       /* the timing-* properties */
 
     IrdmaDev *core;
 };
@@ -258,6 +262,10 @@ static void irdma_sim_add_counters(IrdmaSimState *s)
         { "x-roce-rx-frames", &roce_stats(d->roce)->rx_frames },
         { "x-roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
         { "x-roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+        /* what the guest saw, for the determinism check under -icount */
+        { "x-effects", &d->effects.count },
+        { "x-effects-digest", &d->effects.digest },
+        { "x-effects-last-ns", &d->effects.last_ns },
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(counters); i++) {
@@ -266,15 +274,37 @@ static void irdma_sim_add_counters(IrdmaSimState *s)
     }
 }
 
+/* timing=auto: the model under -icount, where the virtual clock is the guest's own time;
+ * inline otherwise, where it is host time and the guest runs far slower than hardware. */
+static bool irdma_sim_timing_mode(IrdmaSimState *s, IrdmaTimingMode *mode, Error **errp)
+{
+    if (!s->timing_mode || !strcmp(s->timing_mode, "auto")) {
+        *mode = icount_enabled() ? TIMING_MODEL : TIMING_INLINE;
+        return true;
+    }
+    if (!timing_mode_parse(s->timing_mode, mode)) {
+        error_setg(errp, "irdma-sim: timing=%s is not one of auto, model, inline",
+                   s->timing_mode);
+        return false;
+    }
+    return true;
+}
+
 static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 {
     IrdmaSimState *s = IRDMA_SIM(pdev);
-    IrdmaDevConfig cfg = { .msix_vectors = s->msix_vectors,
-                           .link_speed_mbps = s->link_speed_mbps };
+    IrdmaDevConfig cfg;
     g_autoptr(GError) gerr = NULL;
     uint8_t bar_type = PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64 |
                        PCI_BASE_ADDRESS_MEM_PREFETCH;
 
+    irdma_dev_config_init(&cfg);
+    cfg.msix_vectors = s->msix_vectors;
+    cfg.link_speed_mbps = s->link_speed_mbps;
+    cfg.timing = s->timing;
+    if (!irdma_sim_timing_mode(s, &cfg.timing_mode, errp)) {
+        return;
+    }
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
     memcpy(cfg.mac, s->conf.macaddr.a, sizeof(cfg.mac));
     s->core = irdma_dev_new(&irdma_sim_host_ops, s, &cfg, &gerr);
@@ -355,8 +385,52 @@ static Property irdma_sim_properties[] = {
     DEFINE_PROP_UINT32("msix-vectors", IrdmaSimState, msix_vectors,
                        IRDMA_MSIX_VECTORS_DEFAULT),
     DEFINE_PROP_UINT32("speed", IrdmaSimState, link_speed_mbps, IRDMA_LINK_SPEED_DEFAULT),
+    DEFINE_PROP_STRING("timing", IrdmaSimState, timing_mode),
     DEFINE_PROP_END_OF_LIST(),
 };
+
+/* The timing-* properties, one per row of the core's parameter table (emu/timing.h); the
+ * core checks their ranges when it is created. */
+static void irdma_sim_get_timing(Object *obj, Visitor *v, const char *name, void *opaque,
+                                 Error **errp)
+{
+    IrdmaSimState *s = IRDMA_SIM(obj);
+
+    visit_type_uint64(v, name, timing_param_ptr(&s->timing, opaque), errp);
+}
+
+static void irdma_sim_set_timing(Object *obj, Visitor *v, const char *name, void *opaque,
+                                 Error **errp)
+{
+    IrdmaSimState *s = IRDMA_SIM(obj);
+
+    if (DEVICE(obj)->realized) {
+        error_setg(errp, "irdma-sim: %s cannot change once the device is realized", name);
+        return;
+    }
+    visit_type_uint64(v, name, timing_param_ptr(&s->timing, opaque), errp);
+}
+
+static void irdma_sim_add_timing_properties(ObjectClass *klass)
+{
+    for (size_t i = 0; i < timing_param_count; i++) {
+        const TimingParamInfo *info = &timing_params[i];
+        g_autofree char *name = g_strdup_printf("timing-%s", info->name);
+        g_autofree char *desc = g_strdup_printf("%s (default %" PRIu64 "; %s)", info->unit,
+                                                info->def, info->source);
+
+        object_class_property_add(klass, name, "uint64", irdma_sim_get_timing,
+                                  irdma_sim_set_timing, NULL, (void *)info);
+        object_class_property_set_description(klass, name, desc);
+    }
+}
+
+static void irdma_sim_instance_init(Object *obj)
+{
+    IrdmaSimState *s = IRDMA_SIM(obj);
+
+    timing_params_default(&s->timing);
+}
 
 static void irdma_sim_class_init(ObjectClass *klass, void *data)
 {
@@ -374,12 +448,14 @@ static void irdma_sim_class_init(ObjectClass *klass, void *data)
     dc->vmsd = &irdma_sim_vmstate;
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
     device_class_set_props(dc, irdma_sim_properties);
+    irdma_sim_add_timing_properties(klass);
 }
 
 static const TypeInfo irdma_sim_info = {
     .name = TYPE_IRDMA_SIM,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(IrdmaSimState),
+    .instance_init = irdma_sim_instance_init,
     .class_init = irdma_sim_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

@@ -67,7 +67,7 @@ unsigned cqpt_post(const uint64_t qw[8])
 void cqpt_ring(void)
 {
     irdma_dev_mmio_write(d, PFPE_CQPDB, sq_head);
-    fake_host_advance(h, d, h->now_ns + d->timing.cqp_cmd_ns);
+    fake_host_advance(h, d, h->now_ns);
 }
 
 uint32_t cqpt_run(const uint64_t qw[8])

@@ -136,12 +136,13 @@ unsigned fake_host_trace_count(const FakeHost *h, const char *prefix)
 
 IrdmaDev *fake_dev_new(FakeHost *h)
 {
-    IrdmaDevConfig cfg = {
-        .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
-        .msix_vectors = IRDMA_MSIX_VECTORS_DEFAULT,
-        .link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT,
-    };
-    IrdmaDev *d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    IrdmaDevConfig cfg;
+    IrdmaDev *d;
+
+    irdma_dev_config_init(&cfg);
+    memcpy(cfg.mac, mac, sizeof(mac));
+    d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
 
     irdma_dev_reset(d);
     return d;

@@ -21,6 +21,7 @@ Suite *ah_suite(void);
 Suite *ltab_suite(void);
 Suite *rocev2_suite(void);
 Suite *transport_suite(void);
+Suite *timing_suite(void);
 
 int main(void)
 {
@@ -45,6 +46,7 @@ int main(void)
     srunner_add_suite(sr, ltab_suite());
     srunner_add_suite(sr, rocev2_suite());
     srunner_add_suite(sr, transport_suite());
+    srunner_add_suite(sr, timing_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

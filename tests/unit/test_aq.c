@@ -22,15 +22,16 @@ START_TEST(get_version_completes_with_dd_cmp_and_advances_head)
 }
 END_TEST
 
-/* With a modelled delay the commands complete by event, once the clock has moved; with none
- * they complete in the doorbell write itself. */
+/* Under model timing the commands complete by event, once the clock has moved; under inline
+ * timing in the doorbell write itself. */
 START_TEST(completion_waits_for_the_modelled_delay)
 {
     uint8_t *desc = h->mem + AQT_ATQ_RING;
 
     st16(desc + AQ_DESC_OPCODE, AQC_GET_VER);
     st16(desc + AQ_DESC_SIZE + AQ_DESC_OPCODE, AQC_GET_VER);
-    d->timing.aq_cmd_ns = 5000;
+    d->timing.mode = TIMING_MODEL;
+    d->timing.p.aq_cmd_ns = 5000;
     irdma_dev_mmio_write(d, PF_FW_ATQT, 1);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 0);
     ck_assert(h->timer_armed);
@@ -38,7 +39,7 @@ START_TEST(completion_waits_for_the_modelled_delay)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 0);
     fake_host_advance(h, d, h->now_ns + 1);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 1);
-    d->timing.aq_cmd_ns = 0;
+    d->timing.mode = TIMING_INLINE;
     irdma_dev_mmio_write(d, PF_FW_ATQT, 2);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 2);
     ck_assert_uint_eq(ld16(desc + AQ_DESC_SIZE + AQ_DESC_FLAGS) & AQ_FLAG_DD, AQ_FLAG_DD);

@@ -81,7 +81,7 @@ START_TEST(query_fpm_completes_on_cqptail_after_the_event)
     cqpt_post(q);
     irdma_dev_mmio_write(d, PFPE_CQPDB, 1);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 0);    /* not before the event */
-    fake_host_advance(h, d, h->now_ns + d->timing.cqp_cmd_ns);
+    fake_host_advance(h, d, h->now_ns);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 1);
     ck_assert_uint_eq(pe_get(ld64(qb), FPMQ_MAX_PE_SDS), 64);
     ck_assert_uint_eq((uint32_t)ld64(qb + 8), 4096);                 /* QPs */
@@ -255,20 +255,51 @@ START_TEST(ccq_overflow_drops_instead_of_overwriting)
 }
 END_TEST
 
+/* Inline timing: in batches of CQP_BUDGET, each a 0-delay event, never in the doorbell write. */
 START_TEST(doorbell_processing_is_budgeted)
 {
     uint64_t q[8] = { [3] = cqpt_hdr(CQP_OP_NOP) };
 
-    d->timing.cqp_cmd_ns = 1000;
     ck_assert_uint_eq(cqpt_create(10), PFPE_CCQPSTATUS_DONE_M);
     for (unsigned i = 0; i < CQP_BUDGET + 10; i++) {
         cqpt_post(q);
     }
-    cqpt_ring();
-    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), CQP_BUDGET);
+    irdma_dev_mmio_write(d, PFPE_CQPDB, CQP_BUDGET + 10);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 0);
     ck_assert(h->timer_armed);
-    fake_host_advance(h, d, h->now_ns + d->timing.cqp_cmd_ns);
+    h->timer_armed = false;
+    irdma_dev_timer_expired(d);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), CQP_BUDGET + 10);
+}
+END_TEST
+
+/* Model timing: one WQE at a time, each after the PCIe read of the WQE, its cycles and the
+ * write of its CCQ CQE. */
+START_TEST(model_timing_completes_each_wqe_at_its_modelled_time)
+{
+    uint64_t q[8] = { [3] = cqpt_hdr(CQP_OP_NOP) };
+    const IrdmaTimingParams *p = &d->timing.p;
+    uint64_t nop_ns = p->pcie_read_ns + p->cqp_wqe_cycles * 1000 / p->clock_mhz +
+                      p->pcie_write_ns;
+    uint64_t t0;
+
+    ck_assert_uint_eq(cqpt_create(3), PFPE_CCQPSTATUS_DONE_M);
+    fake_host_advance(h, d, h->now_ns);        /* the creation's doorbell, still inline */
+    d->timing.mode = TIMING_MODEL;
+    ck_assert_uint_eq(timing_cqp_wqe_ns(&d->timing, CQP_OP_NOP), nop_ns);
+    ck_assert_uint_gt(timing_cqp_wqe_ns(&d->timing, CQP_OP_CREATE_QP), nop_ns);
+    cqpt_post(q);
+    cqpt_post(q);
+    t0 = h->now_ns;
+    irdma_dev_mmio_write(d, PFPE_CQPDB, 2);
+    fake_host_advance(h, d, t0 + nop_ns - 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 0);
+    fake_host_advance(h, d, t0 + nop_ns);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 1);
+    fake_host_advance(h, d, t0 + 2 * nop_ns - 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 1);
+    fake_host_advance(h, d, t0 + 2 * nop_ns);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 2);
 }
 END_TEST
 
@@ -276,7 +307,7 @@ START_TEST(doorbell_past_the_ring_is_ignored)
 {
     cqpt_create(3);
     irdma_dev_mmio_write(d, PFPE_CQPDB, 100);
-    fake_host_advance(h, d, h->now_ns + d->timing.cqp_cmd_ns);
+    fake_host_advance(h, d, h->now_ns);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 0);
     ck_assert_uint_eq(fake_host_trace_count(h, "cqp_db_bad_head"), 1);
 }
@@ -498,7 +529,7 @@ START_TEST(pf_reset_drops_the_engine)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CCQPSTATUS), 0);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLPE_CPUSTATUS0), 0x80);
     irdma_dev_mmio_write(d, PFPE_CQPDB, 1);
-    fake_host_advance(h, d, h->now_ns + d->timing.cqp_cmd_ns);
+    fake_host_advance(h, d, h->now_ns);
     ck_assert_uint_eq(fake_host_trace_count(h, "cqp_db_no_cqp"), 1);
     /* And it comes back the same way. */
     bring_up(64);
@@ -525,6 +556,7 @@ Suite *cqp_suite(void)
     tcase_add_test(tc, sq_and_ccq_wrap_with_polarity);
     tcase_add_test(tc, ccq_overflow_drops_instead_of_overwriting);
     tcase_add_test(tc, doorbell_processing_is_budgeted);
+    tcase_add_test(tc, model_timing_completes_each_wqe_at_its_modelled_time);
     tcase_add_test(tc, doorbell_past_the_ring_is_ignored);
     tcase_add_test(tc, query_rdma_features_reports_two_features);
     tcase_add_test(tc, ccq_arm_posts_one_ceqe_and_interrupts);

@@ -54,12 +54,16 @@ END_TEST
 
 START_TEST(bad_configuration_is_refused_with_its_value_named)
 {
-    IrdmaDevConfig cfg = { .mac = { 0x52, 0x54, 0, 0, 0, 1 }, .msix_vectors = 5000,
-                           .link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT };
+    static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
+    IrdmaDevConfig cfg;
     g_autoptr(GError) err = NULL;
     g_autoptr(GError) err2 = NULL;
     g_autoptr(GError) err3 = NULL;
+    g_autoptr(GError) err4 = NULL;
 
+    irdma_dev_config_init(&cfg);
+    memcpy(cfg.mac, mac, sizeof(mac));
+    cfg.msix_vectors = 5000;
     ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err));
     ck_assert_ptr_nonnull(strstr(err->message, "msix-vectors=5000"));
 
@@ -72,6 +76,11 @@ START_TEST(bad_configuration_is_refused_with_its_value_named)
     cfg.link_speed_mbps = 40000;
     ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err3));
     ck_assert_ptr_nonnull(strstr(err3->message, "speed=40000"));
+
+    cfg.link_speed_mbps = IRDMA_LINK_SPEED_DEFAULT;
+    cfg.timing.clock_mhz = 0;
+    ck_assert_ptr_null(irdma_dev_new(&fake_host_ops, h, &cfg, &err4));
+    ck_assert_ptr_nonnull(strstr(err4->message, "timing-clock-mhz=0"));
 }
 END_TEST
 

@@ -347,7 +347,7 @@ static void expect_done_once(TQp *qp, unsigned idx, unsigned op)
 {
     expect_sq_cqe(qp, idx, op);
     ck_assert_uint_eq(cq_drain_count(qp), 0);
-    clock_advance(2 * d->timing.rc_rto_ns);
+    clock_advance(2 * d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
     expect_no_ae();
 }
@@ -468,7 +468,7 @@ START_TEST(write_imm_with_a_lost_ack_retransmits_after_the_rto)
     /* B's application reuses the buffer once it has seen the completion. */
     memset(h->mem + b_pa(0), 0xee, len);
     /* Nothing before the timeout... */
-    clock_advance(d->timing.rc_rto_ns - 1);
+    clock_advance(d->timing.p.rc_rto_ns - 1);
     ck_assert_uint_eq(h->frames->len, 0);
     /* ...then everything from the oldest unacknowledged PSN again. */
     clock_advance(2);
@@ -609,12 +609,12 @@ START_TEST(lost_everything_exhausts_the_retry_count)
     ck_assert_uint_eq(wire_run(drop_filter, &all), npkts);
     /* retry_cnt retransmissions, each a timeout after the last. */
     for (n = 0; n < TRT_RETRY_CNT; n++) {
-        clock_advance(d->timing.rc_rto_ns);
+        clock_advance(d->timing.p.rc_rto_ns);
         ck_assert_uint_eq(wire_run(drop_filter, &all), npkts);
         expect_no_ae();
     }
     /* The next timeout fails the QP: LLP_TOO_MANY_RETRIES from the SQ. */
-    clock_advance(d->timing.rc_rto_ns);
+    clock_advance(d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
     expect_ae(&qa, AE_LLP_TOO_MANY_RETRIES, AE_SOURCE_SQ);
     expect_no_ae();
@@ -625,7 +625,7 @@ START_TEST(lost_everything_exhausts_the_retry_count)
     post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = 8,
                            .raddr = b_va(0), .rkey = TRT_RKEY });
     ring(&qa);
-    clock_advance(4 * d->timing.rc_rto_ns);
+    clock_advance(4 * d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
     ck_assert_uint_eq(cq_drain_count(&qa), 0);
     expect_no_ae();
@@ -651,7 +651,7 @@ START_TEST(rnr_nak_exhausts_the_rnr_retry_count)
     ck_assert_uint_eq(qp_state(&qa), QP_STATE_ERROR);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_SEND_ONLY, TRT_PSN_A), _i + 1);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, TRT_PSN_A), _i + 1);
-    clock_advance(10 * TRT_RNR_WAIT_NS + 2 * d->timing.rc_rto_ns);
+    clock_advance(10 * TRT_RNR_WAIT_NS + 2 * d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
     ck_assert_uint_eq(cq_drain_count(&qa) + cq_drain_count(&qb), 0);
 }
@@ -672,7 +672,7 @@ START_TEST(retry_count_restarts_with_each_acknowledged_message)
         wire_run(drop_filter, &dr);
         for (unsigned n = 0; n < TRT_RETRY_CNT; n++) {
             ck_assert_uint_eq(cq_drain_count(&qa), 0);
-            clock_advance(d->timing.rc_rto_ns);
+            clock_advance(d->timing.p.rc_rto_ns);
             wire_run(drop_filter, &dr);
         }
         expect_sq_cqe(&qa, idx, SQ_OP_RDMA_WRITE);
@@ -717,7 +717,7 @@ START_TEST(read_with_its_response_lost_retries_after_the_rto)
     ring(&qa);
     ck_assert_uint_eq(wire_run(drop_filter, &dr), 2);
     ck_assert_uint_eq(cq_drain_count(&qa), 0);
-    clock_advance(d->timing.rc_rto_ns);
+    clock_advance(d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(wire_run(NULL, NULL), 2);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_READ_REQUEST, TRT_PSN_A), 2);
     ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_READ_RESP_ONLY, TRT_PSN_A), 2);
@@ -777,7 +777,7 @@ START_TEST(write_with_a_bad_rkey_is_a_remote_access_error)
     post_and_run(w);
     expect_refused(AETH_NAK_REM_ACCESS, AE_AMP_BAD_STAG_KEY, AE_IB_REMOTE_ACCESS_ERROR);
     expect_fill(b_pa(0), 0x800 + w.len + 0x100, 0);
-    clock_advance(2 * d->timing.rc_rto_ns);
+    clock_advance(2 * d->timing.p.rc_rto_ns);
     ck_assert_uint_eq(h->frames->len, 0);
 }
 END_TEST

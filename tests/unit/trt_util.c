@@ -52,11 +52,11 @@ void create_aeq(void)
 }
 
 /* irdma_sc_add_arp_cache_entry: the peer's MAC, so the QPs do not loop back internally. */
-void add_arp(void)
+void add_arp(uint64_t mac)
 {
     uint64_t q[8] = { 0 };
 
-    q[2] = pe_prep(CQPWQE_ARP_MAC, TRT_PEER_MAC);
+    q[2] = pe_prep(CQPWQE_ARP_MAC, mac);
     q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | pe_prep(CQPWQE_ARP_INDEX, TRT_ARP_IDX) |
            CQPWQE_ARP_ENTRYVALID;
     cqp_ok(q);
@@ -237,7 +237,7 @@ void trt_bring_up(void)
 {
     cqpt_start(TRT_CCQ_SIZE);
     create_aeq();
-    add_arp();
+    add_arp(TRT_PEER_MAC);
     reg_mr();
     init_qp(&qa, TRT_QPN_A, TRT_QPN_B, TRT_CQ_A, TRT_PSN_A, TRT_PSN_B, TRT_CTX_A);
     init_qp(&qb, TRT_QPN_B, TRT_QPN_A, TRT_CQ_B, TRT_PSN_B, TRT_PSN_A, TRT_CTX_B);

@@ -103,7 +103,8 @@ void clock_advance(uint64_t ns);
 /* Control plane, as irdma issues it (each CQP op must succeed). */
 void cqp_ok(const uint64_t q[8]);
 void create_aeq(void);
-void add_arp(void);
+/* ARP entry TRT_ARP_IDX: TRT_PEER_MAC sends A and B to the host, TRT_OWN_MAC loops them. */
+void add_arp(uint64_t mac);
 void reg_mr(void);
 void create_cq(const TQp *qp);
 void write_ctx(const TQp *qp, const TCfg *cfg);

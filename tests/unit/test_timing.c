@@ -1,0 +1,170 @@
+/*
+ * test_timing.c - the timing model (timing.c, wire.c) on the data path: with round-number
+ * parameters (1 ns per cycle, DMA and wire at whole bytes per ns) a WRITE's packets leave, land
+ * and complete at times worked out by hand here, and frames leave paced by the wire. Also the
+ * effects digest that the determinism check compares.
+ */
+#include <check.h>
+#include <string.h>
+#include "emu/pe_regs.h"
+#include "emu/qp.h"
+#include "emu/rocev2.h"
+#include "trt_util.h"
+
+/* Frame sizes of an IPv4 RoCEv2 packet: Ethernet, IPv4, UDP, BTH, ICRC, and the extensions. */
+#define HDRS        (14 + 20 + 8 + 12 + 4)
+#define RETH_LEN    16
+#define AETH_LEN    4
+#define WIRE_EXTRA  (4 + 20)          /* FCS, preamble and inter-frame gap */
+
+/* A and B connected (the control plane under inline timing: cqp_ok() expects its answer at
+ * once), then the data path under the model with round-number parameters. */
+static void connect_then_model(uint64_t arp_mac)
+{
+    IrdmaTiming *t = &d->timing;
+
+    add_arp(arp_mac);
+    connect_default();
+    t->mode = TIMING_MODEL;
+    t->p.clock_mhz = 1000;            /* 1 ns per cycle */
+    t->p.wqe_cycles = 100;
+    t->p.pkt_cycles = 100;
+    t->p.pcie_read_ns = 1000;
+    t->p.pcie_write_ns = 500;
+    t->p.pcie_mbps = 8000;            /* 1 byte per ns */
+    t->p.cqp_wqe_cycles = t->p.cqp_qp_cycles = t->p.cqp_hmc_cycles = 0;
+    t->link_mbps = 8000;              /* 1 byte per ns */
+}
+
+static void timing_setup(void)
+{
+    trt_start();
+}
+
+static void timing_teardown(void)
+{
+    cqpt_teardown();
+}
+
+static bool cqe_valid(const TQp *qp)
+{
+    const uint8_t *cqe = h->mem + qp->base + TRT_OFF_CQ + (uint64_t)qp->cq_head * CQE_SIZE;
+
+    return !!(ld64(cqe + CQE_HDR) & CQE_VALID) == qp->cq_pol;
+}
+
+static void fill(uint64_t pa, uint32_t len, uint8_t seed)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        h->mem[pa + i] = (uint8_t)(seed + i * 13);
+    }
+}
+
+/* A 64-byte WRITE from A to B through the port's own MAC (internal loopback). */
+START_TEST(loopback_write_lands_and_completes_at_the_modelled_times)
+{
+    const uint32_t len = 64;
+    const uint64_t fetch = 1000 + 100;                        /* WQE read, decode */
+    /* Payload read (64 ns of DMA, then the read latency), the packet, the wire. */
+    const uint64_t req_out = fetch + len + 1000 + 100 + (HDRS + RETH_LEN + len + WIRE_EXTRA);
+    /* Back in: the packet, its DMA into memory (frame length), the posted write. */
+    const uint64_t landed = req_out + 100 + (HDRS + RETH_LEN + len) + 500;
+    /* The ACK: the packet, the wire; back in the same way. */
+    const uint64_t ack_out = landed + 100 + (HDRS + AETH_LEN + WIRE_EXTRA);
+    const uint64_t completed = ack_out + 100 + (HDRS + AETH_LEN) + 500;
+    uint64_t t0;
+
+    connect_then_model(TRT_OWN_MAC);
+    fill(TRT_SRC, len, 0x21);
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = len,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    t0 = h->now_ns;
+    ring(&qa);
+    clock_to(t0 + landed - 1);
+    ck_assert_int_ne(memcmp(h->mem + TRT_DATA, h->mem + TRT_SRC, len), 0);
+    clock_to(t0 + landed);
+    ck_assert_int_eq(memcmp(h->mem + TRT_DATA, h->mem + TRT_SRC, len), 0);
+    clock_to(t0 + completed - 1);
+    ck_assert(!cqe_valid(&qa));
+    clock_to(t0 + completed);
+    ck_assert(cqe_valid(&qa));
+    ck_assert_uint_eq(h->frames->len, 0);                     /* nothing left the port */
+}
+END_TEST
+
+/* Eight MTU packets to the peer: the DMA engine (2 bytes per ns) outruns the wire (1 byte per
+ * ns), so after the first packet they leave back to back, one frame time apart. */
+START_TEST(frames_leave_paced_by_the_wire)
+{
+    const unsigned npkts = 8;
+    const uint64_t fetch = 1100, dma = TRT_MTU / 2;
+    const uint64_t first_out = fetch + dma + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA);
+    uint64_t t0, out[8];
+    unsigned seen = 0;
+
+    connect_then_model(TRT_PEER_MAC);
+    d->timing.p.pcie_mbps = 16000;
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = npkts * TRT_MTU,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    t0 = h->now_ns;
+    ring(&qa);
+    for (uint64_t t = t0; seen < npkts && t < t0 + 100000; t++) {
+        clock_to(t);
+        while (seen < h->frames->len) {
+            out[seen++] = t - t0;
+        }
+    }
+    ck_assert_uint_eq(seen, npkts);
+    ck_assert_uint_eq(out[0], first_out);
+    for (unsigned k = 1; k < npkts; k++) {
+        ck_assert_uint_eq(out[k] - out[k - 1], HDRS + TRT_MTU + WIRE_EXTRA);
+    }
+}
+END_TEST
+
+/* The same run twice gives the same digest; the same run with another PCIe latency does not
+ * (the data path's writes happen at other times). */
+static uint64_t digest_of_a_write(uint64_t pcie_read_ns)
+{
+    uint64_t digest;
+
+    timing_setup();
+    connect_then_model(TRT_OWN_MAC);
+    d->timing.p.pcie_read_ns = pcie_read_ns;
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = 4096,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    ring(&qa);
+    clock_advance(1000000);
+    ck_assert(cqe_valid(&qa));
+    ck_assert_uint_gt(d->effects.count, 0);
+    digest = d->effects.digest;
+    timing_teardown();
+    return digest;
+}
+
+START_TEST(effects_digest_follows_the_event_times)
+{
+    uint64_t a, b, c;
+
+    timing_teardown();                /* the fixture's device: each run makes its own */
+    a = digest_of_a_write(1000);
+    b = digest_of_a_write(1000);
+    c = digest_of_a_write(1001);
+    timing_setup();
+    ck_assert_uint_eq(a, b);
+    ck_assert_uint_ne(a, c);
+}
+END_TEST
+
+Suite *timing_suite(void)
+{
+    Suite *s = suite_create("timing");
+    TCase *tc = tcase_create("model");
+
+    tcase_add_checked_fixture(tc, timing_setup, timing_teardown);
+    tcase_add_test(tc, loopback_write_lands_and_completes_at_the_modelled_times);
+    tcase_add_test(tc, frames_leave_paced_by_the_wire);
+    tcase_add_test(tc, effects_digest_follows_the_event_times);
+    suite_add_tcase(s, tc);
+    return s;
+}
