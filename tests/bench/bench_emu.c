@@ -390,7 +390,7 @@ int main(int argc, char **argv)
         { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg,
           "WRITE sizes, comma-separated, K and M suffixes (default " DEFAULT_SIZES ")", "LIST" },
         { "no-cqp", 0, 0, G_OPTION_ARG_NONE, &no_cqp, "skip the CQP ops", NULL },
-        { NULL },
+        { 0 },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
     g_autoptr(GError) err = NULL;
