@@ -28,10 +28,7 @@
  * Anything the device does must leave the sanitizers quiet; the harness checks nothing else.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <check.h>
 #include "../unit/aq_util.h"
 #include "../unit/trt_util.h"
 #include "emu/e810_regs.h"
@@ -54,20 +51,6 @@ static const uint32_t kRegs[] = {
     PFPE_CQPDB, PFPE_CQPTAIL, PFPE_CCQPSTATUS, PFPE_CCQPHIGH, PFPE_CCQPLOW,
     PFPE_WQEALLOC, PFPE_CQARM, PFPE_CQACK, PFPE_AEQALLOC, PFGEN_CTRL, GLGEN_RTRIG,
 };
-
-/* The unit helpers' ck_assert()s, outside Check: a bring-up that fails is a harness bug. */
-void _mark_point(const char *file, int line)
-{
-    (void)file;
-    (void)line;
-}
-
-void _ck_assert_failed(const char *file, int line, const char *expr, const char *msg, ...)
-{
-    (void)msg;
-    fprintf(stderr, "harness set-up failed: %s:%d: %s\n", file, line, expr);
-    abort();
-}
 
 typedef struct Input {
     const uint8_t *p;

@@ -214,6 +214,7 @@ void cqpt_create_ccq(unsigned size)
 }
 
 static unsigned op_slot, op_ccq_size;
+static uint8_t op_pol;
 
 unsigned cqpt_start(unsigned ccq_size)
 {
@@ -224,16 +225,25 @@ unsigned cqpt_start(unsigned ccq_size)
     cqpt_create_ccq(ccq_size);
     op_ccq_size = ccq_size;
     op_slot = 1;        /* slot 0 holds the CCQ's own creation */
+    op_pol = 1;         /* the first pass over the ring */
     return sds;
 }
 
 const uint8_t *cqpt_op(const uint64_t qw[8])
 {
-    const uint8_t *cqe;
+    const uint8_t *cqe = cqpt_ccqe(op_slot);
+    unsigned wqe = cqpt_post(qw);
+    uint64_t hdr;
 
-    cqpt_run(qw);
-    cqe = cqpt_ccqe(op_slot);
-    op_slot = (op_slot + 1) % op_ccq_size;
+    cqpt_ring();
+    /* As irdma_sc_ccq_get_cqe_info polls: a CQE of this pass, and of the WQE just posted. */
+    hdr = ld64(cqe + CQE_HDR);
+    ck_assert_msg(!!(hdr & CQE_VALID) == op_pol, "no CCQ CQE in slot %u", op_slot);
+    ck_assert_uint_eq(pe_get(hdr, CQE_WQEIDX), wqe);
+    if (++op_slot == op_ccq_size) {
+        op_slot = 0;
+        op_pol ^= 1;
+    }
     st64(h->mem + CQPT_CCQ_SHADOW, op_slot);
     return cqe;
 }

@@ -53,7 +53,7 @@ void cqpt_create_ccq(unsigned size);
 /* Bring-up as irdma's probe does it: CQP, HMC (returns the SDs programmed), a CCQ of @ccq_size
  * whose completions cqpt_op() then consumes in order. */
 unsigned cqpt_start(unsigned ccq_size);
-/* Post @qw, ring, and return the CCQ CQE of the op (consumed at once). */
+/* Post @qw, ring, and return the CCQ CQE of the op (checked to be there, consumed at once). */
 const uint8_t *cqpt_op(const uint64_t qw[8]);
 uint16_t cqpt_maj(const uint8_t *cqe);
 uint16_t cqpt_min(const uint8_t *cqe);

@@ -17,12 +17,6 @@
 #include "emu/rocev2.h"
 #include "trt_util.h"
 
-typedef struct TCqe {
-    uint64_t qw0, ctx, qw2, hdr;
-    bool ext;
-    uint64_t ext_imm, ext_hdr;
-} TCqe;
-
 /* What the wire carried, frame by frame. */
 typedef struct Seen {
     uint32_t dqpn, psn;
@@ -43,35 +37,6 @@ static void trt_teardown(void)
 {
     g_array_free(seen, TRUE);
     cqpt_teardown();
-}
-
-/* The next CQE of @qp's CQ (with its extension), as irdma_uk_cq_poll_cmpl reads it. */
-static bool poll_cq(TQp *qp, TCqe *out)
-{
-    const uint8_t *ring_base = h->mem + qp->base + TRT_OFF_CQ;
-    const uint8_t *cqe = ring_base + (uint64_t)qp->cq_head * CQE_SIZE;
-    uint64_t hdr = ld64(cqe + CQE_HDR);
-
-    if (!!(hdr & CQE_VALID) != qp->cq_pol) {
-        return false;
-    }
-    *out = (TCqe) {
-        .qw0 = ld64(cqe + CQE_PAYLDLEN_OFF), .ctx = ld64(cqe + CQE_QW1_CTX),
-        .qw2 = ld64(cqe + CQE_QW2), .hdr = hdr, .ext = hdr & CQE_EXTCQE,
-    };
-    for (int slots = out->ext ? 2 : 1; slots; slots--) {
-        if (++qp->cq_head == TRT_CQ_SIZE) {
-            qp->cq_head = 0;
-            qp->cq_pol ^= 1;
-        }
-        if (slots == 2) {
-            const uint8_t *ext = ring_base + (uint64_t)qp->cq_head * CQE_SIZE;
-
-            out->ext_imm = ld64(ext + CQE_EXT_IMM_OFF);
-            out->ext_hdr = ld64(ext + CQE_HDR);
-        }
-    }
-    return true;
 }
 
 static unsigned cq_drain_count(TQp *qp)

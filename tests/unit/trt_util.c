@@ -5,10 +5,14 @@
 #include "emu/pe_regs.h"
 #include "emu/qp.h"
 
+#define DEFAULT_GEOM { .mtu = TRT_MTU, .mr_len = TRT_MR_LEN }
+
 TQp qa, qb;
 unsigned aeq_head;
 uint8_t aeq_pol;
 const TCfg trt_default_cfg = { .retry_cnt = TRT_RETRY_CNT, .rnr_retry = TRT_RNR_FOREVER };
+/* The fuzzer calls trt_bring_up without trt_start: the default until someone asks. */
+TGeom trt_geom = DEFAULT_GEOM;
 
 /* --- the clock --- */
 
@@ -62,13 +66,14 @@ void add_arp(uint64_t mac)
     cqp_ok(q);
 }
 
-/* irdma_sc_mr_reg_non_shared: VA-based, one physically contiguous 2 MiB page, every right. */
+/* irdma_sc_mr_reg_non_shared: VA-based, physically contiguous 2 MiB pages (one with the default
+ * geometry), every right. */
 void reg_mr(void)
 {
     uint64_t q[8] = { 0 };
 
     q[0] = TRT_MR_VA;
-    q[1] = pe_prep(CQPWQE_STAG_LEN, TRT_MR_LEN) | pe_prep(CQPWQE_STAG_PDID, TRT_PD);
+    q[1] = pe_prep(CQPWQE_STAG_LEN, trt_geom.mr_len) | pe_prep(CQPWQE_STAG_PDID, TRT_PD);
     q[2] = pe_prep(CQPWQE_STAG_KEY, TRT_MR_KEY) | pe_prep(CQPWQE_STAG_IDX, TRT_MR_IDX);
     q[4] = TRT_DATA;
     q[3] = cqpt_hdr(CQP_OP_REG_MR) | CQPWQE_STAG_MR |
@@ -109,7 +114,7 @@ void write_ctx(const TQp *qp, const TCfg *cfg)
                       pe_prep(QPC_DSTPORT, ROCEV2_UDP_PORT));
     st64(c + QPC_DESTIP23_OFF, peer_ip);
     st64(c + QPC_LOCALIP23_OFF, own_ip);
-    st64(c + QPC_QW6, pe_prep(QPC_SNDMSS, TRT_MTU) | pe_prep(QPC_ARPIDX, TRT_ARP_IDX));
+    st64(c + QPC_QW6, pe_prep(QPC_SNDMSS, trt_geom.mtu) | pe_prep(QPC_ARPIDX, TRT_ARP_IDX));
     st64(c + QPC_QW7, pe_prep(QPC_PKEY, ROCE_PKEY_DEFAULT) |
                       pe_prep(QPC_PDIDX, TRT_PD & 0xffff) | pe_prep(QPC_ACKCREDITS, 0x1e));
     st64(c + QPC_QW8, pe_prep(QPC_DESTQP, qp->peer));
@@ -159,7 +164,7 @@ void connect_with(const TCfg *cfg)
               CQPWQE_QP_ARPTABIDXVALID | CQPWQE_QP_CQNUMVALID);
         qp_op(qp, CQP_OP_MODIFY_QP, QP_STATE_RTS, CQPWQE_QP_ORDVALID);
         ck_assert_uint_eq(qp_lookup(d, qp->id)->state, QP_STATE_RTS);
-        ck_assert_uint_eq(qp_lookup(d, qp->id)->mtu, TRT_MTU);
+        ck_assert_uint_eq(qp_lookup(d, qp->id)->mtu, trt_geom.mtu);
     }
 }
 
@@ -187,7 +192,8 @@ unsigned post_sq(TQp *qp, TWqe wr)
     unsigned quanta = w->imm_valid ? 2 : 1, idx = qp->sq_head;
     uint8_t *wqe = h->mem + qp->base + TRT_OFF_SQ + (uint64_t)idx * QP_WQ_QUANTUM;
 
-    ck_assert_uint_le(idx + quanta, TRT_SQ_QUANTA);        /* the tests never wrap the SQ */
+    /* irdma pads the ring's end with a NOP rather than split a WQE; nobody here needs that. */
+    ck_assert_uint_le(idx + quanta, TRT_SQ_QUANTA);
     memset(wqe, 0, (size_t)quanta * QP_WQ_QUANTUM);
     if (w->imm_valid) {
         st64(wqe + SQWQE_QW0, w->imm);
@@ -202,6 +208,10 @@ unsigned post_sq(TQp *qp, TWqe wr)
                           (w->imm_valid ? SQWQE_IMMDATAFLAG : 0) | SQWQE_SIGCOMPL |
                           (qp->sq_pol ? SQWQE_VALID : 0) | w->hdr_extra);
     qp->sq_head += quanta;
+    if (qp->sq_head == TRT_SQ_QUANTA) {
+        qp->sq_head = 0;
+        qp->sq_pol ^= 1;
+    }
     return idx;
 }
 
@@ -226,9 +236,51 @@ void post_rq(TQp *qp, uint64_t addr, uint32_t len)
     }
 }
 
+/* irdma_uk_cq_poll_cmpl: the CQE at the head if it is of this pass, and its extension. */
+bool poll_cq(TQp *qp, TCqe *out)
+{
+    const uint8_t *ring_base = h->mem + qp->base + TRT_OFF_CQ;
+    const uint8_t *cqe = ring_base + (uint64_t)qp->cq_head * CQE_SIZE;
+    uint64_t hdr = ld64(cqe + CQE_HDR);
+
+    if (!!(hdr & CQE_VALID) != qp->cq_pol) {
+        return false;
+    }
+    *out = (TCqe) {
+        .qw0 = ld64(cqe + CQE_PAYLDLEN_OFF), .ctx = ld64(cqe + CQE_QW1_CTX),
+        .qw2 = ld64(cqe + CQE_QW2), .hdr = hdr, .ext = hdr & CQE_EXTCQE,
+    };
+    for (int slots = out->ext ? 2 : 1; slots; slots--) {
+        if (++qp->cq_head == TRT_CQ_SIZE) {
+            qp->cq_head = 0;
+            qp->cq_pol ^= 1;
+        }
+        if (slots == 2) {
+            const uint8_t *ext = ring_base + (uint64_t)qp->cq_head * CQE_SIZE;
+
+            out->ext_imm = ld64(ext + CQE_EXT_IMM_OFF);
+            out->ext_hdr = ld64(ext + CQE_HDR);
+        }
+    }
+    return true;
+}
+
+size_t trt_mem_size(const TGeom *g)
+{
+    return TRT_DATA + 2 * (size_t)g->mr_len;
+}
+
 void trt_start(void)
 {
-    h = fake_host_new(TRT_MEM_SIZE);
+    static const TGeom def = DEFAULT_GEOM;
+
+    trt_start_geom(&def);
+}
+
+void trt_start_geom(const TGeom *g)
+{
+    trt_geom = *g;
+    h = fake_host_new(trt_mem_size(g));
     d = fake_dev_new(h);
     trt_bring_up();
 }

@@ -45,8 +45,9 @@
 #define TRT_OFF_CQSHDW  0x6000
 #define TRT_CTX_A       0xffff888000a00000ull
 #define TRT_CTX_B       0xffff888000b00000ull
-/* Data: one 2 MiB page past the CQP test memory. Its first half is the MR (B's memory as the
- * remote end sees it), its second half the local buffers, addressed with STag 0 (PRIVEN). */
+/* Data: past the CQP test memory, 2 MiB aligned. Its first half is the MR (B's memory as the
+ * remote end sees it), its second half the local buffers, addressed with STag 0 (PRIVEN). The
+ * default geometry (TGeom) makes it one 2 MiB page. */
 #define TRT_DATA        CQPT_MEM_SIZE
 #define TRT_DATA_SIZE   (2u << 20)
 #define TRT_MEM_SIZE    (CQPT_MEM_SIZE + TRT_DATA_SIZE)
@@ -72,6 +73,21 @@ typedef struct TCfg {
     unsigned retry_cnt, rnr_retry;
 } TCfg;
 
+/* The fixture's geometry: the QPs' MTU, and the MR length, which the local buffers after it
+ * (from TRT_DATA + @mr_len) match. The transport tests use the default, TRT_MTU and TRT_MR_LEN
+ * (hence TRT_MEM_SIZE and TRT_LOCAL); the benchmark bigger ones. */
+typedef struct TGeom {
+    unsigned mtu;
+    uint32_t mr_len;
+} TGeom;
+
+/* A CQE as irdma_uk_cq_poll_cmpl reads it, with its extension. */
+typedef struct TCqe {
+    uint64_t qw0, ctx, qw2, hdr;
+    bool ext;
+    uint64_t ext_imm, ext_hdr;
+} TCqe;
+
 /* An SQ WQE as irdma_uk_rdma_write/read/send take it: one local SGE. */
 typedef struct TWqe {
     uint8_t op;
@@ -88,11 +104,17 @@ extern TQp qa, qb;
 extern unsigned aeq_head;      /* the AEQ consumer, as irdma keeps it */
 extern uint8_t aeq_pol;
 extern const TCfg trt_default_cfg;
+extern TGeom trt_geom;         /* the geometry of the last trt_start / trt_start_geom */
 
 /* Fake host and device with CQP, HMC, AEQ, ARP entry and MR; A and B initialised, not yet
  * created (connect_with / connect_default). */
 void trt_start(void);
-/* The same on the host @h (at least TRT_MEM_SIZE bytes) and device @d already there. */
+/* The same with geometry @g. */
+void trt_start_geom(const TGeom *g);
+/* The host memory trt_start_geom(@g) needs. */
+size_t trt_mem_size(const TGeom *g);
+/* The same on the host @h (at least trt_mem_size(&trt_geom) bytes) and device @d already
+ * there. */
 void trt_bring_up(void);
 /* The clock: move to @t running every event due on the way, in deadline order; run what is
  * due now; move by @ns. */
@@ -116,11 +138,13 @@ void connect_with(const TCfg *cfg);
 void connect_default(void);
 
 /* The data path as irdma's uk.c drives it: a fragment; an SQ WQE at the head (no doorbell,
- * returns its quanta index); the doorbell; an RQ WQE of one SGE. */
+ * returns its quanta index); the doorbell; an RQ WQE of one SGE; the next CQE of @qp's CQ
+ * (false if there is none yet). */
 void set_frag(uint8_t *wqe, unsigned off, uint64_t addr, uint32_t stag, uint32_t len,
               uint8_t pol);
 unsigned post_sq(TQp *qp, TWqe wr);
 void ring(const TQp *qp);
 void post_rq(TQp *qp, uint64_t addr, uint32_t len);
+bool poll_cq(TQp *qp, TCqe *out);
 
 #endif
