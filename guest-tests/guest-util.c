@@ -63,3 +63,35 @@ struct ibv_context *open_port(const char *dev, int gid_index, union ibv_gid *gid
     }
     return ctx;
 }
+
+int rc_to_rts(struct ibv_qp *qp, const struct rc_path *p, const char **step)
+{
+    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+                             .qp_access_flags = p->access };
+
+    *step = "INIT";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                      IBV_QP_ACCESS_FLAGS)) {
+        return errno;
+    }
+    a = (struct ibv_qp_attr){
+        .qp_state = IBV_QPS_RTR, .path_mtu = p->mtu, .dest_qp_num = p->dest_qpn,
+        .rq_psn = p->rq_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = p->min_rnr_timer,
+        .ah_attr = { .is_global = 1, .port_num = 1,
+                     .grh = { .dgid = p->dgid, .sgid_index = p->sgid_index, .hop_limit = 64 } },
+    };
+    *step = "RTR";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
+        return errno;
+    }
+    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = p->timeout,
+                              .retry_cnt = p->retry_cnt, .rnr_retry = p->rnr_retry,
+                              .sq_psn = p->sq_psn, .max_rd_atomic = 1 };
+    *step = "RTS";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
+        return errno;
+    }
+    return 0;
+}

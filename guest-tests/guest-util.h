@@ -15,4 +15,18 @@ void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 struct ibv_context *open_port(const char *dev, int gid_index, union ibv_gid *gid,
                               struct ibv_port_attr *pa);
 
+/* Where an RC QP connects to and how it retries. */
+struct rc_path {
+    enum ibv_mtu mtu;
+    union ibv_gid dgid;
+    int sgid_index;
+    uint32_t dest_qpn, rq_psn, sq_psn;
+    unsigned int access;          /* IBV_ACCESS_REMOTE_* the peer gets */
+    uint8_t min_rnr_timer, timeout, retry_cnt, rnr_retry;
+};
+
+/* INIT -> RTR -> RTS along @p. 0, or the errno of the first refused step, which *@step names
+ * ("INIT", "RTR" or "RTS"). */
+int rc_to_rts(struct ibv_qp *qp, const struct rc_path *p, const char **step);
+
 #endif

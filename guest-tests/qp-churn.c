@@ -36,36 +36,25 @@ static void failure(struct tally *t, const char *what)
 static bool to_rts(struct ibv_qp *qp, const union ibv_gid *gid, int gid_index, enum ibv_mtu mtu,
                    struct tally *t)
 {
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+    struct rc_path p = { .mtu = mtu, .dgid = *gid, .sgid_index = gid_index,
+                         .dest_qpn = qp->qp_num, .min_rnr_timer = 12, .timeout = 14,
+                         .retry_cnt = 7, .rnr_retry = 7 };
+    const char *step;
+    char what[16];
+    int err = rc_to_rts(qp, &p, &step);
 
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                      IBV_QP_ACCESS_FLAGS)) {
-        failure(t, "QP to INIT");
+    if (!err) {
+        return true;
+    }
+    /* irdma refuses RTR while a TC change is pending, and ice bounces the netdev. */
+    if (!strcmp(step, "RTR") && (err == ENOMEM || err == ENETUNREACH)) {
+        t->rtr_refused++;
         return false;
     }
-    a = (struct ibv_qp_attr){
-        .qp_state = IBV_QPS_RTR, .path_mtu = mtu, .dest_qp_num = qp->qp_num,
-        .max_dest_rd_atomic = 1, .min_rnr_timer = 12,
-        .ah_attr = { .is_global = 1, .port_num = 1,
-                     .grh = { .dgid = *gid, .sgid_index = gid_index, .hop_limit = 64 } },
-    };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
-        if (errno == ENOMEM || errno == ENETUNREACH) {
-            t->rtr_refused++;
-        } else {
-            failure(t, "QP to RTR");
-        }
-        return false;
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
-                              .rnr_retry = 7, .max_rd_atomic = 1 };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
-        failure(t, "QP to RTS");
-        return false;
-    }
-    return true;
+    snprintf(what, sizeof(what), "QP to %s", step);
+    errno = err;
+    failure(t, what);
+    return false;
 }
 
 int main(int argc, char **argv)

@@ -91,27 +91,14 @@ static void end_create(struct setup *s, struct rc_end *e)
 
 static void to_rts(struct setup *s, struct ibv_qp *qp, uint32_t dest_qpn)
 {
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+    struct rc_path p = { .mtu = s->mtu, .dgid = s->gid, .sgid_index = s->gid_index,
+                         .dest_qpn = dest_qpn, .min_rnr_timer = MIN_RNR_TIMER, .timeout = 14,
+                         .retry_cnt = 7, .rnr_retry = RNR_RETRY_FOREVER };
+    const char *step;
+    int err = rc_to_rts(qp, &p, &step);
 
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                      IBV_QP_ACCESS_FLAGS)) {
-        die("QP to INIT: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){
-        .qp_state = IBV_QPS_RTR, .path_mtu = s->mtu, .dest_qp_num = dest_qpn, .rq_psn = 0,
-        .max_dest_rd_atomic = 1, .min_rnr_timer = MIN_RNR_TIMER,
-        .ah_attr = { .is_global = 1, .port_num = 1,
-                     .grh = { .dgid = s->gid, .sgid_index = s->gid_index, .hop_limit = 64 } },
-    };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
-        die("QP to RTR: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
-                              .rnr_retry = RNR_RETRY_FOREVER, .sq_psn = 0, .max_rd_atomic = 1 };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
-        die("QP to RTS: %s", strerror(errno));
+    if (err) {
+        die("QP to %s: %s", step, strerror(err));
     }
 }
 

@@ -580,29 +580,15 @@ static struct ibv_qp *qp_create(struct stream *s, enum role r)
 static void qp_connect(struct stream *s, struct ibv_qp *qp, uint32_t psn, uint32_t peer_qpn,
                        uint32_t peer_psn)
 {
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-                             .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
+    struct rc_path p = { .mtu = s->mtu, .dgid = s->gid, .sgid_index = s->gid_index,
+                         .dest_qpn = peer_qpn, .rq_psn = peer_psn, .sq_psn = psn,
+                         .access = IBV_ACCESS_REMOTE_WRITE, .min_rnr_timer = 12,
+                         .timeout = ACK_TIMEOUT, .retry_cnt = RETRY_CNT, .rnr_retry = RNR_RETRY };
+    const char *step;
+    int err = rc_to_rts(qp, &p, &step);
 
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                      IBV_QP_ACCESS_FLAGS)) {
-        die("QP %#x to INIT: %s", qp->qp_num, strerror(errno));
-    }
-    a = (struct ibv_qp_attr){
-        .qp_state = IBV_QPS_RTR, .path_mtu = s->mtu, .dest_qp_num = peer_qpn,
-        .rq_psn = peer_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 12,
-        .ah_attr = { .is_global = 1, .port_num = 1,
-                     .grh = { .dgid = s->gid, .sgid_index = s->gid_index, .hop_limit = 64 } },
-    };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
-        die("QP %#x to RTR: %s", qp->qp_num, strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = ACK_TIMEOUT,
-                              .retry_cnt = RETRY_CNT, .rnr_retry = RNR_RETRY, .sq_psn = psn,
-                              .max_rd_atomic = 1 };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
-        die("QP %#x to RTS: %s", qp->qp_num, strerror(errno));
+    if (err) {
+        die("QP %#x to %s: %s", qp->qp_num, step, strerror(err));
     }
 }
 

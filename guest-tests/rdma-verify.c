@@ -454,37 +454,22 @@ static struct ibv_qp *rc_create(struct ends *e, enum role r)
     return qp;
 }
 
-/* INIT -> RTR -> RTS toward the peer QP @peer on the other end's GID. */
+/* INIT -> RTR -> RTS toward the peer QP @peer on the other end's GID. Receives are always
+ * posted before the peer sends: an RNR NAK is a fault, so a few retries only, and the error
+ * completion says so instead of a timeout. */
 static void rc_connect(struct ends *e, enum role r, struct ibv_qp *qp, uint32_t psn,
                        const struct qp_addr *peer)
 {
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-                             .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ };
+    struct rc_path p = { .mtu = e->mtu, .dgid = e->info[!r].gid,
+                         .sgid_index = e->side[r]->gid_index, .dest_qpn = peer->qpn,
+                         .rq_psn = peer->psn, .sq_psn = psn,
+                         .access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+                         .min_rnr_timer = 12, .timeout = 14, .retry_cnt = 7, .rnr_retry = 6 };
+    const char *step;
+    int err = rc_to_rts(qp, &p, &step);
 
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                      IBV_QP_ACCESS_FLAGS)) {
-        flunk(e, r, "RC QP to INIT: %s", strerror(errno));
-        return;
-    }
-    a = (struct ibv_qp_attr){
-        .qp_state = IBV_QPS_RTR, .path_mtu = e->mtu, .dest_qp_num = peer->qpn,
-        .rq_psn = peer->psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 12,
-        .ah_attr = { .is_global = 1, .port_num = 1,
-                     .grh = { .dgid = e->info[!r].gid, .sgid_index = e->side[r]->gid_index,
-                              .hop_limit = 64 } },
-    };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
-        flunk(e, r, "RC QP to RTR: %s", strerror(errno));
-        return;
-    }
-    /* Receives are always posted before the peer sends: an RNR NAK is a fault, so a few
-     * retries only, and the error completion says so instead of a timeout. */
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
-                              .rnr_retry = 6, .sq_psn = psn, .max_rd_atomic = 1 };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
-        flunk(e, r, "RC QP to RTS: %s", strerror(errno));
+    if (err) {
+        flunk(e, r, "RC QP to %s: %s", step, strerror(err));
     }
 }
 
