@@ -30,6 +30,8 @@ def parse_args(argv):
     p.add_argument("--initrd", default=os.path.join(BUILD, "guest", "initramfs.cpio.gz"))
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
+    p.add_argument("--device-props", default="",
+                   help="more irdma-sim properties, e.g. 'timing=inline,timing-pcie-read-ns=900'")
     p.add_argument("--nic", choices=("irdma-sim", "virtio", "both", "none"), default="irdma-sim",
                    help="the guest's NIC (virtio/none: for comparisons and benchmarks; both: "
                    "irdma-sim and virtio-net, each on its own netdev, one guest only)")
@@ -171,6 +173,8 @@ class Guest:
                 cmd += ["-netdev", nd]
         if self.nic in ("irdma-sim", "both"):
             dev = f"irdma-sim,id=nic0,netdev=n0,mac={self.mac}"
+            if a.device_props:
+                dev += "," + a.device_props
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
                 append.append(f"t.msix={a.msix}")

@@ -14,6 +14,11 @@
  *
  * Each figure is one timed run of as many iterations as fill --time seconds (monotonic
  * clock), found by growing the count. GB/s are 10^9 bytes per second of payload.
+ *
+ * --latency instead prints what the timing model predicts (benchmark 3 compares it with the
+ * guest's own measurement under -icount, scripts/bench-latency.sh): one signaled WRITE per
+ * size over internal loopback at the given RC MTU, under model timing with the default
+ * parameters, from its doorbell to its CQE, in virtual ns.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -250,6 +255,44 @@ static void bench_write(double target, WriteRow *rows, unsigned nrows, uint32_t 
     cqpt_teardown();
 }
 
+/* The model's doorbell-to-CQE time of one WRITE of each size, over internal loopback. */
+static void print_latency(const WriteRow *rows, unsigned nrows, uint32_t max_len, unsigned mtu)
+{
+    const TGeom g = { .mtu = mtu, .mr_len = max_len };
+    IrdmaDevConfig dflt;
+
+    irdma_dev_config_init(&dflt);
+    trt_start_geom(&g);
+    h->quiet = true;
+    add_arp(TRT_OWN_MAC);
+    connect_default();
+    d->timing.mode = TIMING_MODEL;
+    printf("model latency: RDMA WRITE, signaled, internal loopback, RC MTU %u, link %u Mb/s, "
+           "default timing parameters\n", mtu, dflt.link_speed_mbps);
+    for (unsigned i = 0; i < nrows; i++) {
+        WriteBench wb = { .len = rows[i].len, .src = TRT_DATA + max_len, .dst = TRT_DATA };
+        uint64_t t0;
+        TCqe c;
+
+        memset(h->mem + wb.dst, 0, wb.len);
+        for (uint32_t k = 0; k < wb.len; k++) {
+            h->mem[wb.src + k] = (uint8_t)(k * 7 + i);
+        }
+        post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = wb.src, .len = wb.len,
+                              .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+        t0 = h->now_ns;
+        ring(&qa);
+        while (!poll_cq(&qa, &c)) {
+            ck_assert_msg(h->timer_armed, "a %u-byte WRITE never completed", wb.len);
+            clock_to(h->timer_deadline);
+        }
+        ck_assert_msg(!memcmp(h->mem + wb.dst, h->mem + wb.src, wb.len),
+                      "a WRITE of %u bytes placed other bytes", wb.len);
+        printf("model-latency write %u %" G_GUINT64_FORMAT "\n", wb.len, h->now_ns - t0);
+    }
+    cqpt_teardown();
+}
+
 /* --- reporting --- */
 
 static double gbps(uint32_t len, const Measure *m)
@@ -378,7 +421,8 @@ static void usage_error(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-    gboolean csv = FALSE, no_cqp = FALSE;
+    gboolean csv = FALSE, no_cqp = FALSE, latency = FALSE;
+    int mtu = BENCH_MTU;
     double target = DEFAULT_TIME_S;
     g_autofree char *sizes_arg = NULL;
     const GOptionEntry entries[] = {
@@ -390,6 +434,10 @@ int main(int argc, char **argv)
         { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg,
           "WRITE sizes, comma-separated, K and M suffixes (default " DEFAULT_SIZES ")", "LIST" },
         { "no-cqp", 0, 0, G_OPTION_ARG_NONE, &no_cqp, "skip the CQP ops", NULL },
+        { "latency", 0, 0, G_OPTION_ARG_NONE, &latency,
+          "print the timing model's latency of one WRITE per size instead", NULL },
+        { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "RC MTU for --latency: 256 to 4096 (default "
+          G_STRINGIFY(BENCH_MTU) ")", "BYTES" },
         { 0 },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -409,6 +457,9 @@ int main(int argc, char **argv)
     if (argc > 1) {
         usage_error("unexpected argument '%s'", argv[1]);
     }
+    if (mtu < 256 || mtu > BENCH_MTU || (mtu & (mtu - 1))) {
+        usage_error("--mtu: '%d' is not an RC MTU (256, 512, 1024, 2048 or 4096)", mtu);
+    }
     if (!(target > 0 && target <= MAX_TIME_S)) {
         usage_error("--time: '%g' is not a time in seconds in (0, %g]", target, MAX_TIME_S);
     }
@@ -426,6 +477,10 @@ int main(int argc, char **argv)
         max_len = MAX(max_len, rows[i].len);
     }
 
+    if (latency) {
+        print_latency(rows, nrows, max_len, mtu);
+        return 0;
+    }
     if (!no_cqp) {
         bench_cqp(target, &nop, &pair);
     }
