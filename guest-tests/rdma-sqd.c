@@ -3,7 +3,7 @@
  * device's QP_SUSPEND_COMPLETE AE before ibv_modify_qp returns), with both QPs in this guest on
  * one device's RoCE v2 GID.
  *
- *   rdma-sqd DEV GID_INDEX
+ *   rdma-sqd DEV GID_INDEX [CHECK...]      (default: every check)
  *
  * idle: SQD on a QP with nothing queued returns, the QP reports SQD, and back in RTS a SEND
  *       arrives intact.
@@ -310,13 +310,32 @@ int main(int argc, char **argv)
     } checks[] = { { "idle", check_idle }, { "deep", check_deep } };
     struct setup s = { 0 };
     int passed = 0, failed = 0;
+    bool wanted[sizeof(checks) / sizeof(checks[0])];
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: rdma-sqd DEV GID_INDEX\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: rdma-sqd DEV GID_INDEX [idle|deep ...]\n");
         return 2;
+    }
+    for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        wanted[i] = argc == 3;
+    }
+    for (int a = 3; a < argc; a++) {
+        size_t i = 0;
+
+        while (i < sizeof(checks) / sizeof(checks[0]) && strcmp(argv[a], checks[i].name)) {
+            i++;
+        }
+        if (i == sizeof(checks) / sizeof(checks[0])) {
+            fprintf(stderr, "rdma-sqd: no check named '%s' (idle, deep)\n", argv[a]);
+            return 2;
+        }
+        wanted[i] = true;
     }
     setup(&s, argv[1], atoi(argv[2]));
     for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        if (!wanted[i]) {
+            continue;
+        }
         failure[0] = '\0';
         if (checks[i].run(&s)) {
             passed++;

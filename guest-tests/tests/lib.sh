@@ -308,6 +308,21 @@ expect_qos_switch() {
 }
 
 # The device's suspend, suspend-complete AE and resume counters (QOM), on one line.
+# rdma-sqd's checks on irdma0 (guest-tests/rdma-sqd.c), the named ones or both: each must
+# pass with every byte verified, and irdma must log no suspend timeout or error.
+rdma_sqd_checks() {
+    gid=$(rdma_dev_up irdma0)
+    want=$#
+    [ "$want" = 0 ] && want=2
+    rdma-sqd irdma0 "$gid" "$@" > /tmp/rdma-sqd.out 2>&1
+    rc=$?
+    cat /tmp/rdma-sqd.out
+    [ "$rc" = 0 ] && grep -qx "rdma-sqd: $want passed, 0 failed" /tmp/rdma-sqd.out ||
+        fail "rdma-sqd failed"
+    errs=$(irdma_error_lines; dmesg | grep -E "irdma" | grep -iE "suspend")
+    [ -z "$errs" ] || fail "irdma reported: $errs"
+}
+
 suspend_counts() {
     echo "$(host_device_prop x-rdma-suspends) $(host_device_prop x-rdma-suspend-aes)" \
          "$(host_device_prop x-rdma-resumes)"

@@ -5,14 +5,8 @@
 # suspend and its AE for each SQD and no RESUME_QP (back to RTS is a MODIFY_QP), and irdma
 # logged no suspend timeout or error.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
 before=$(suspend_counts)
-rdma-sqd irdma0 "$gid" > /tmp/rdma-sqd.out 2>&1
-rc=$?
-cat /tmp/rdma-sqd.out
-[ "$rc" = 0 ] && grep -qx "rdma-sqd: 2 passed, 0 failed" /tmp/rdma-sqd.out || fail "rdma-sqd failed"
+rdma_sqd_checks
 set -- $before $(suspend_counts)
 [ $(($4 - $1)) = 2 ] && [ $(($5 - $2)) = 2 ] && [ $(($6 - $3)) = 0 ] ||
     fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want 2, 2, 0"
-errs=$(irdma_error_lines; dmesg | grep -E "irdma" | grep -iE "suspend")
-[ -z "$errs" ] || fail "irdma reported: $errs"
