@@ -113,7 +113,7 @@ void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
     RocePkt p;
 
-    /* Built by this engine: no ICRC to check. */
+    /* Built by this engine (rocev2_build_looped): no ICRC to check. */
     if (rocev2_parse(frame, len, &p, false) == ROCE_PARSE_OK) {
         deliver(d, &p);
     }
@@ -136,7 +136,7 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     p->ttl = av->ttl;
     p->flow_label = av->flow_label;
     p->sport = av->sport;
-    len = rocev2_build(p, r->frame);
+    len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
     emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
               p->psn, len, looped ? " (loopback)" : "");
     if (looped) {

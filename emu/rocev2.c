@@ -96,7 +96,8 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
     return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
 
-size_t rocev2_build(const RocePkt *p, uint8_t *out)
+/* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
+static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 {
     unsigned fl = opcode_flags[p->opcode];
     size_t pay = fl & BTH_HAS_PAYLOAD ? p->payload_len : 0;
@@ -178,15 +179,25 @@ size_t rocev2_build(const RocePkt *p, uint8_t *out)
     memset(b, 0, pad);
     b += pad;
     /* The ICRC does not cover the UDP checksum, which (IPv6) covers the ICRC. */
-    st32(b, icrc(l3, p->ipv4, b));
+    st32(b, to_wire ? icrc(l3, p->ipv4, b) : 0);
     b += ROCE_ICRC_LEN;
-    if (!p->ipv4) {
+    if (!p->ipv4 && to_wire) {
         uint32_t sum = csum_add(IPPROTO_UDP_ + l4, l3 + 8, 32);
         uint16_t c = csum_fold(csum_add(sum, udp, b - udp));
 
         put_be16(udp + 6, c ? c : 0xffff);
     }
     return b - out;
+}
+
+size_t rocev2_build(const RocePkt *p, uint8_t *out)
+{
+    return build(p, out, true);
+}
+
+size_t rocev2_build_looped(const RocePkt *p, uint8_t *out)
+{
+    return build(p, out, false);
 }
 
 RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool check_icrc)

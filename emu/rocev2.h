@@ -91,6 +91,10 @@ typedef struct RocePkt {
 
 /* Write @p as a frame into @out (at least ROCE_FRAME_MAX bytes); returns its length. */
 size_t rocev2_build(const RocePkt *p, uint8_t *out);
+/* The same for internal loopback, whose frames never leave the device and are parsed without
+ * checking the ICRC: the two passes over the packet for the ICRC and (IPv6) the UDP checksum
+ * are left out, both fields zero. */
+size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
 typedef enum RoceParseStatus {
     ROCE_PARSE_OK,

@@ -104,6 +104,30 @@ START_TEST(icrc_covers_the_invariant_fields_only)
 }
 END_TEST
 
+/* A looped frame is the wire frame but for the ICRC and the IPv6 UDP checksum, both zero: it
+ * parses only unchecked, to the same packet. */
+START_TEST(looped_frames_skip_the_icrc_only)
+{
+    for (int v4 = 0; v4 < 2; v4++) {
+        RocePkt in = sample(BTH_RC_WRITE_ONLY, v4), out;
+        uint8_t wire[ROCE_FRAME_MAX], looped[ROCE_FRAME_MAX];
+        size_t len = rocev2_build(&in, wire), udp_csum = 14 + (v4 ? 20 : 40) + 6;
+
+        ck_assert_uint_eq(rocev2_build_looped(&in, looped), len);
+        ck_assert_mem_eq(looped + len - ROCE_ICRC_LEN, "\0\0\0\0", ROCE_ICRC_LEN);
+        if (!v4) {
+            ck_assert_mem_eq(looped + udp_csum, "\0\0", 2);
+            memcpy(looped + udp_csum, wire + udp_csum, 2);
+        }
+        ck_assert_mem_eq(looped, wire, len - ROCE_ICRC_LEN);
+        ck_assert_int_eq(rocev2_parse(looped, len, &out, true), ROCE_PARSE_BAD_ICRC);
+        ck_assert_int_eq(rocev2_parse(looped, len, &out, false), ROCE_PARSE_OK);
+        ck_assert_uint_eq(out.reth_va, in.reth_va);
+        ck_assert_mem_eq(out.payload, payload, in.payload_len);
+    }
+}
+END_TEST
+
 START_TEST(hostile_frames_are_refused)
 {
     RocePkt in = sample(BTH_RC_WRITE_ONLY, true), out;
@@ -223,6 +247,7 @@ Suite *rocev2_suite(void)
     tcase_add_test(tc, every_opcode_round_trips);
     tcase_add_test(tc, crc32_is_zlibs_crc32);
     tcase_add_test(tc, icrc_covers_the_invariant_fields_only);
+    tcase_add_test(tc, looped_frames_skip_the_icrc_only);
     tcase_add_test(tc, hostile_frames_are_refused);
     tcase_add_test(tc, psn_arithmetic_wraps_at_24_bits);
     tcase_add_test(tc, sq_wqe_decode_follows_the_fragment_slots);
