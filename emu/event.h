@@ -19,7 +19,7 @@ typedef struct EmuEvent EmuEvent;
 
 typedef struct EmuEventQueue {
     const IrdmaHost *host;
-    GSequence *pending;          /* of EmuEvent, ordered by deadline then seq */
+    GPtrArray *heap;             /* of EmuEvent: a min-heap on (deadline, seq) */
     uint64_t next_seq;
     uint64_t armed_deadline;     /* deadline the host timer is armed for */
     bool armed;
