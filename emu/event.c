@@ -131,19 +131,37 @@ static void rearm(EmuEventQueue *q)
     }
 }
 
-EmuEvent *emu_event_schedule(EmuEventQueue *q, uint64_t delay_ns, EmuEventFn fn, void *arg)
+uint64_t emu_event_deadline(const EmuEventQueue *q, uint64_t delay_ns)
 {
-    EmuEvent *ev = g_new(EmuEvent, 1);
     uint64_t now = q->host->ops->clock_ns(q->host->opaque);
 
-    ev->deadline = delay_ns > UINT64_MAX - now ? UINT64_MAX : now + delay_ns;
-    ev->seq = q->next_seq++;
+    return delay_ns > UINT64_MAX - now ? UINT64_MAX : now + delay_ns;
+}
+
+uint64_t emu_event_ticket(EmuEventQueue *q)
+{
+    return q->next_seq++;
+}
+
+EmuEvent *emu_event_schedule_at(EmuEventQueue *q, uint64_t deadline, uint64_t ticket,
+                                EmuEventFn fn, void *arg)
+{
+    EmuEvent *ev = g_new(EmuEvent, 1);
+
+    ev->deadline = deadline;
+    ev->seq = ticket;
     ev->fn = fn;
     ev->arg = arg;
     g_ptr_array_add(q->heap, ev);
     sift_up(q, q->heap->len - 1, ev);
     rearm(q);
     return ev;
+}
+
+EmuEvent *emu_event_schedule(EmuEventQueue *q, uint64_t delay_ns, EmuEventFn fn, void *arg)
+{
+    return emu_event_schedule_at(q, emu_event_deadline(q, delay_ns), emu_event_ticket(q), fn,
+                                 arg);
 }
 
 void emu_event_cancel(EmuEventQueue *q, EmuEvent *ev)

@@ -133,6 +133,21 @@ START_TEST(huge_delay_saturates)
 }
 END_TEST
 
+/* An event scheduled with an earlier ticket runs where one scheduled then would have. */
+START_TEST(a_ticket_keeps_its_place_among_equal_deadlines)
+{
+    uint64_t deadline = emu_event_deadline(&q, 100), ticket = emu_event_ticket(&q);
+
+    emu_event_schedule(&q, 100, record, "b");
+    h->now_ns = 40;
+    emu_event_schedule_at(&q, deadline, ticket, record, "a");
+    emu_event_schedule(&q, 60, record, "c");
+    ck_assert_uint_eq(h->timer_deadline, 100);
+    advance(100);
+    ck_assert_str_eq(log_->str, "abc");
+}
+END_TEST
+
 #define RANDOM_OPS       20000
 #define RANDOM_SEED      0x5eed1e55
 #define RANDOM_MAX_DELAY 64       /* small: many events share a deadline */
@@ -223,6 +238,7 @@ Suite *event_suite(void)
     tcase_add_test(tc, a_self_rescheduling_storm_is_budgeted);
     tcase_add_test(tc, timer_is_not_rearmed_for_a_later_event);
     tcase_add_test(tc, huge_delay_saturates);
+    tcase_add_test(tc, a_ticket_keeps_its_place_among_equal_deadlines);
     tcase_add_test(tc, random_schedules_and_cancels_run_in_sorted_order);
     suite_add_tcase(s, tc);
     return s;
