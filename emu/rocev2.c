@@ -172,10 +172,10 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
         put_be32(b, p->ieth_rkey);
         b += IETH_LEN;
     }
-    if (pay) {
+    if (pay && p->payload != b) {
         memcpy(b, p->payload, pay);
-        b += pay;
     }
+    b += pay;
     memset(b, 0, pad);
     b += pad;
     /* The ICRC does not cover the UDP checksum, which (IPv6) covers the ICRC. */
@@ -193,6 +193,12 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 size_t rocev2_build(const RocePkt *p, uint8_t *out)
 {
     return build(p, out, true);
+}
+
+size_t rocev2_payload_offset(const RocePkt *p)
+{
+    return ETH_HDR + (p->vlan ? VLAN_TAG : 0) + (p->ipv4 ? IPV4_HDR : IPV6_HDR) + UDP_HDR +
+           ROCE_BTH_LEN + ext_len(opcode_flags[p->opcode]);
 }
 
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out)

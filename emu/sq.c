@@ -237,7 +237,7 @@ static void rc_header(const PeQp *qp, RocePkt *p, uint8_t opcode, uint32_t psn)
 /* Packet @k of a SEND or WRITE; false with the QP failed. */
 static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
 {
-    uint8_t payload[ROCE_MTU_MAX];
+    uint8_t *payload;
     uint64_t off = (uint64_t)k * qp->mtu;
     size_t len = MIN(op->w.len - off, qp->mtu);
     RocePkt p = { 0 };
@@ -254,6 +254,8 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     p.reth_len = op->w.len;
     p.imm = op->w.imm;
     p.ieth_rkey = op->w.hdr_stag;
+    /* Read into the frame itself: one copy of the payload fewer. */
+    payload = roce_tx_payload(d, &qp->av, &p);
     a = sge_copy(d, op, off, payload, len, false);
     if (a != MR_ACCESS_OK) {
         fail(d, qp, mr_access_ae(a), "local SGE unreachable");

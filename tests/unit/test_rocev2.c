@@ -128,6 +128,37 @@ START_TEST(looped_frames_skip_the_icrc_only)
 }
 END_TEST
 
+/* The payload lands at rocev2_payload_offset(); one already there builds the same frame. */
+START_TEST(a_payload_in_place_builds_the_same_frame)
+{
+    static const uint8_t ops[] = {
+        BTH_RC_SEND_ONLY_INV, BTH_RC_WRITE_MIDDLE, BTH_RC_WRITE_ONLY_IMM, BTH_RC_READ_RESP_FIRST,
+        BTH_UD_SEND_ONLY_IMM,
+    };
+
+    for (int v4 = 0; v4 < 2; v4++) {
+        for (int vlan = 0; vlan < 2; vlan++) {
+            for (size_t i = 0; i < sizeof(ops); i++) {
+                RocePkt in = sample(ops[i], v4);
+                uint8_t frame[ROCE_FRAME_MAX], in_place[ROCE_FRAME_MAX];
+                size_t off, len;
+
+                in.vlan = vlan;
+                in.vlan_tci = 0x2005;
+                off = rocev2_payload_offset(&in);
+                len = rocev2_build(&in, frame);
+                ck_assert_mem_eq(frame + off, payload, in.payload_len);
+                memset(in_place, 0xa5, sizeof(in_place));
+                memcpy(in_place + off, payload, in.payload_len);
+                in.payload = in_place + off;
+                ck_assert_uint_eq(rocev2_build(&in, in_place), len);
+                ck_assert_mem_eq(in_place, frame, len);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(hostile_frames_are_refused)
 {
     RocePkt in = sample(BTH_RC_WRITE_ONLY, true), out;
@@ -248,6 +279,7 @@ Suite *rocev2_suite(void)
     tcase_add_test(tc, crc32_is_zlibs_crc32);
     tcase_add_test(tc, icrc_covers_the_invariant_fields_only);
     tcase_add_test(tc, looped_frames_skip_the_icrc_only);
+    tcase_add_test(tc, a_payload_in_place_builds_the_same_frame);
     tcase_add_test(tc, hostile_frames_are_refused);
     tcase_add_test(tc, psn_arithmetic_wraps_at_24_bits);
     tcase_add_test(tc, sq_wqe_decode_follows_the_fragment_slots);
