@@ -19,7 +19,7 @@ typedef struct EmuEvent EmuEvent;
 
 typedef struct EmuEventQueue {
     const IrdmaHost *host;
-    GSequence *pending;          /* of EmuEvent, ordered by deadline then seq */
+    GPtrArray *heap;             /* of EmuEvent: a min-heap on (deadline, seq) */
     uint64_t next_seq;
     uint64_t armed_deadline;     /* deadline the host timer is armed for */
     bool armed;
@@ -33,6 +33,17 @@ void emu_event_queue_destroy(EmuEventQueue *q);
 /* Schedule @fn(@arg) @delay_ns from now. The returned handle stays valid until the event runs
  * or is cancelled. */
 EmuEvent *emu_event_schedule(EmuEventQueue *q, uint64_t delay_ns, EmuEventFn fn, void *arg);
+
+/*
+ * A timer restarted far more often than it expires keeps one event and notes its deadline:
+ * emu_event_deadline() is what emu_event_schedule() would give an event @delay_ns from now,
+ * and emu_event_ticket() its place among events of the same deadline. Scheduled later with
+ * both, an event runs exactly where one scheduled then would have.
+ */
+uint64_t emu_event_deadline(const EmuEventQueue *q, uint64_t delay_ns);
+uint64_t emu_event_ticket(EmuEventQueue *q);
+EmuEvent *emu_event_schedule_at(EmuEventQueue *q, uint64_t deadline, uint64_t ticket,
+                                EmuEventFn fn, void *arg);
 void emu_event_cancel(EmuEventQueue *q, EmuEvent *ev);
 /* Drop every pending event (device reset). */
 void emu_event_cancel_all(EmuEventQueue *q);

@@ -52,7 +52,14 @@ typedef struct PeQpReq {
     GQueue ops;                  /* SqOp *, fetched and not completed, in SQ order */
     unsigned retries, rnr_retries;   /* left before the QP fails */
     bool unreported;             /* a WQE completed without a CQE since the last one */
-    EmuEvent *run_ev, *rto_ev;
+    EmuEvent *run_ev;
+    /* The retransmission timer: running (until rto_deadline, placed by rto_ticket) or not;
+     * rto_ev, when pending, is due no later (see arm_rto()). */
+    bool rto_running;
+    uint64_t rto_deadline, rto_ticket;
+    EmuEvent *rto_ev;
+    uint64_t rto_ev_ticket;      /* the ticket rto_ev was scheduled with */
+    EmuEvent *rnr_ev;            /* waiting out an RNR NAK's timer */
 } PeQpReq;
 
 /* The responder (rq.c): the RQ and the message being received. */

@@ -113,18 +113,15 @@ void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
     RocePkt p;
 
-    /* Built by this engine: no ICRC to check. */
+    /* Built by this engine (rocev2_build_looped): no ICRC to check. */
     if (rocev2_parse(frame, len, &p, false) == ROCE_PARSE_OK) {
         deliver(d, &p);
     }
 }
 
-uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
+/* The frame's addressing: @av's. */
+static void address(const RoceAv *av, RocePkt *p)
 {
-    RoceEngine *r = d->roce;
-    bool looped = !memcmp(av->dmac, av->smac, 6);
-    size_t len;
-
     memcpy(p->dmac, av->dmac, 6);
     memcpy(p->smac, av->smac, 6);
     p->vlan = av->vlan;
@@ -136,7 +133,22 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     p->ttl = av->ttl;
     p->flow_label = av->flow_label;
     p->sport = av->sport;
-    len = rocev2_build(p, r->frame);
+}
+
+uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p)
+{
+    address(av, p);
+    return d->roce->frame + rocev2_payload_offset(p);
+}
+
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
+{
+    RoceEngine *r = d->roce;
+    bool looped = !memcmp(av->dmac, av->smac, 6);
+    size_t len;
+
+    address(av, p);
+    len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
     emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
               p->psn, len, looped ? " (loopback)" : "");
     if (looped) {

@@ -33,6 +33,9 @@ void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len);
 /* Address @p with @av and send it; @dma_bytes of it were read from host memory (the payload,
  * unless inline). Returns when its last bit has left (timing.h). */
 uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes);
+/* Address @p (its opcode set) with @av and return where its payload goes in the frame the next
+ * roce_send() builds: a payload read straight there is not copied again. */
+uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p);
 /* The address vector of a UD send through AH @ah on @qp. */
 void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av);
 /* A MAC as irdma holds it (MAC[0] in bits 47:40) as bytes. */

@@ -1,7 +1,7 @@
 /* rocev2.c - RoCEv2 frames: build, parse, ICRC (see rocev2.h). */
 #include <string.h>
-#include <zlib.h>
 #include "rocev2.h"
+#include "crc32.h"
 #include "inet.h"
 #include "le.h"
 
@@ -64,15 +64,23 @@ static size_t ext_len(unsigned fl)
            (fl & BTH_HAS_IETH ? IETH_LEN : 0);
 }
 
+#define LRH_ONES       8         /* the masked LRH: ones in front of the IP header */
+
 /* The ICRC over @l3 (IP header onwards) up to @end (exclusive), masked as rocev2.h says. */
 static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
 {
-    static const uint8_t lrh_ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
     size_t ip = ipv4 ? IPV4_HDR : IPV6_HDR, hdrs = ip + UDP_HDR + ROCE_BTH_LEN;
-    uint8_t masked[IPV6_HDR + UDP_HDR + ROCE_BTH_LEN];
-    uLong crc = crc32(0L, Z_NULL, 0);
+    size_t n = LRH_ONES + hdrs, rest = end - (l3 + hdrs), more;
+    /* The ones, the masked headers and what follows them up to a whole fold: one CRC call for
+     * the block, one for the rest of the packet, and no short tail between the two. */
+    uint8_t block[LRH_ONES + IPV6_HDR + UDP_HDR + ROCE_BTH_LEN + EMU_CRC32_BLOCK];
+    uint8_t *masked = block + LRH_ONES;
+    uint32_t crc;
 
-    memcpy(masked, l3, hdrs);
+    more = (EMU_CRC32_BLOCK - n % EMU_CRC32_BLOCK) % EMU_CRC32_BLOCK;
+    more = more < rest ? more : rest;
+    memset(block, 0xff, LRH_ONES);
+    memcpy(masked, l3, hdrs + more);
     if (ipv4) {
         masked[1] = 0xff;                      /* TOS */
         masked[8] = 0xff;                      /* TTL */
@@ -84,13 +92,12 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
     }
     masked[ip + 6] = masked[ip + 7] = 0xff;    /* UDP checksum */
     masked[ip + UDP_HDR + 4] = 0xff;           /* BTH resv8a */
-    crc = crc32(crc, lrh_ones, sizeof(lrh_ones));
-    crc = crc32(crc, masked, hdrs);
-    crc = crc32(crc, l3 + hdrs, end - (l3 + hdrs));
-    return crc;
+    crc = emu_crc32(0, block, n + more);
+    return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
 
-size_t rocev2_build(const RocePkt *p, uint8_t *out)
+/* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
+static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 {
     unsigned fl = opcode_flags[p->opcode];
     size_t pay = fl & BTH_HAS_PAYLOAD ? p->payload_len : 0;
@@ -165,22 +172,38 @@ size_t rocev2_build(const RocePkt *p, uint8_t *out)
         put_be32(b, p->ieth_rkey);
         b += IETH_LEN;
     }
-    if (pay) {
+    if (pay && p->payload != b) {
         memcpy(b, p->payload, pay);
-        b += pay;
     }
+    b += pay;
     memset(b, 0, pad);
     b += pad;
     /* The ICRC does not cover the UDP checksum, which (IPv6) covers the ICRC. */
-    st32(b, icrc(l3, p->ipv4, b));
+    st32(b, to_wire ? icrc(l3, p->ipv4, b) : 0);
     b += ROCE_ICRC_LEN;
-    if (!p->ipv4) {
+    if (!p->ipv4 && to_wire) {
         uint32_t sum = csum_add(IPPROTO_UDP_ + l4, l3 + 8, 32);
         uint16_t c = csum_fold(csum_add(sum, udp, b - udp));
 
         put_be16(udp + 6, c ? c : 0xffff);
     }
     return b - out;
+}
+
+size_t rocev2_build(const RocePkt *p, uint8_t *out)
+{
+    return build(p, out, true);
+}
+
+size_t rocev2_payload_offset(const RocePkt *p)
+{
+    return ETH_HDR + (p->vlan ? VLAN_TAG : 0) + (p->ipv4 ? IPV4_HDR : IPV6_HDR) + UDP_HDR +
+           ROCE_BTH_LEN + ext_len(opcode_flags[p->opcode]);
+}
+
+size_t rocev2_build_looped(const RocePkt *p, uint8_t *out)
+{
+    return build(p, out, false);
 }
 
 RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool check_icrc)

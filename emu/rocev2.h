@@ -89,8 +89,15 @@ typedef struct RocePkt {
     const uint8_t *l3;                 /* parse: the IP header, for a UD receive's GRH */
 } RocePkt;
 
-/* Write @p as a frame into @out (at least ROCE_FRAME_MAX bytes); returns its length. */
+/* Write @p as a frame into @out (at least ROCE_FRAME_MAX bytes); returns its length. A payload
+ * already in place (@p->payload at @out + rocev2_payload_offset(@p)) is not copied again. */
 size_t rocev2_build(const RocePkt *p, uint8_t *out);
+/* Where the payload of @p (its opcode and addressing set) starts in the frame. */
+size_t rocev2_payload_offset(const RocePkt *p);
+/* The same for internal loopback, whose frames never leave the device and are parsed without
+ * checking the ICRC: the two passes over the packet for the ICRC and (IPv6) the UDP checksum
+ * are left out, both fields zero. */
+size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
 typedef enum RoceParseStatus {
     ROCE_PARSE_OK,

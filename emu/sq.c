@@ -149,14 +149,31 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
     }
 }
 
-/* The QP cannot go on: the AE tells irdma why (it moves the QP to ERROR and flushes). */
-static void fail(IrdmaDev *d, PeQp *qp, unsigned ae, const char *why)
+/* The RNR wait, if one is on, ends. */
+static void rnr_wait_end(IrdmaDev *d, PeQp *qp)
 {
-    emu_trace(&d->host, "sq_fail", "qp=%u ae=0x%03x: %s", qp->id, ae, why);
+    if (qp->req.rnr_ev) {
+        emu_event_cancel(&d->events, qp->req.rnr_ev);
+        qp->req.rnr_ev = NULL;
+    }
+}
+
+/* No retransmission timer and no RNR wait any more. */
+static void timers_stop(IrdmaDev *d, PeQp *qp)
+{
+    qp->req.rto_running = false;
     if (qp->req.rto_ev) {
         emu_event_cancel(&d->events, qp->req.rto_ev);
         qp->req.rto_ev = NULL;
     }
+    rnr_wait_end(d, qp);
+}
+
+/* The QP cannot go on: the AE tells irdma why (it moves the QP to ERROR and flushes). */
+static void fail(IrdmaDev *d, PeQp *qp, unsigned ae, const char *why)
+{
+    emu_trace(&d->host, "sq_fail", "qp=%u ae=0x%03x: %s", qp->id, ae, why);
+    timers_stop(d, qp);
     qp_ae(d, qp, ae, AE_SOURCE_SQ, true);
 }
 
@@ -220,7 +237,7 @@ static void rc_header(const PeQp *qp, RocePkt *p, uint8_t opcode, uint32_t psn)
 /* Packet @k of a SEND or WRITE; false with the QP failed. */
 static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
 {
-    uint8_t payload[ROCE_MTU_MAX];
+    uint8_t *payload;
     uint64_t off = (uint64_t)k * qp->mtu;
     size_t len = MIN(op->w.len - off, qp->mtu);
     RocePkt p = { 0 };
@@ -237,6 +254,8 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     p.reth_len = op->w.len;
     p.imm = op->w.imm;
     p.ieth_rkey = op->w.hdr_stag;
+    /* Read into the frame itself: one copy of the payload fewer. */
+    payload = roce_tx_payload(d, &qp->av, &p);
     a = sge_copy(d, op, off, payload, len, false);
     if (a != MR_ACCESS_OK) {
         fail(d, qp, mr_access_ae(a), "local SGE unreachable");
@@ -654,12 +673,29 @@ static void rewind_to(IrdmaDev *d, PeQp *qp, uint32_t psn)
     emu_trace(&d->host, "sq_rewind", "qp=%u from psn %u", qp->id, psn);
 }
 
+static void rto_fired(void *arg);
+
+static void rto_schedule(IrdmaDev *d, PeQp *qp)
+{
+    qp->req.rto_ev = emu_event_schedule_at(&d->events, qp->req.rto_deadline,
+                                           qp->req.rto_ticket, rto_fired, qp);
+    qp->req.rto_ev_ticket = qp->req.rto_ticket;
+}
+
 static void rto_fired(void *arg)
 {
     PeQp *qp = arg;
     IrdmaDev *d = qp->d;
 
     qp->req.rto_ev = NULL;
+    if (!qp->req.rto_running) {
+        return;
+    }
+    if (qp->req.rto_ev_ticket != qp->req.rto_ticket) {
+        rto_schedule(d, qp);                      /* restarted since: on to its deadline */
+        return;
+    }
+    qp->req.rto_running = false;
     if (qp->req.sent_psn == qp->req.una || qp->state == QP_STATE_ERROR) {
         return;
     }
@@ -674,12 +710,22 @@ static void rto_fired(void *arg)
     kick(d, qp);
 }
 
+/*
+ * Every run with packets outstanding restarts the retransmission timer, rc_rto_ns from now.
+ * Instead of a cancel and a schedule each time, a restart notes the deadline and a ticket; the
+ * pending event, never later (rc_rto_ns is fixed for the device's life), schedules itself again
+ * with them when it fires: the timeout runs when, and where among the events, it would have.
+ */
 static void arm_rto(IrdmaDev *d, PeQp *qp)
 {
-    if (qp->req.rto_ev) {
-        emu_event_cancel(&d->events, qp->req.rto_ev);
+    qp->req.rto_running = true;
+    qp->req.rto_deadline = emu_event_deadline(&d->events, d->timing.p.rc_rto_ns);
+    qp->req.rto_ticket = emu_event_ticket(&d->events);
+    /* A run during an RNR wait has sent again: the wait is over, the timer takes over. */
+    rnr_wait_end(d, qp);
+    if (!qp->req.rto_ev) {
+        rto_schedule(d, qp);
     }
-    qp->req.rto_ev = emu_event_schedule(&d->events, d->timing.p.rc_rto_ns, rto_fired, qp);
 }
 
 /* IBA 9.7.5.2.8: the RNR NAK timer field in microseconds (0 means 655.36 ms). */
@@ -698,7 +744,7 @@ static void rnr_resume(void *arg)
 {
     PeQp *qp = arg;
 
-    qp->req.rto_ev = NULL;
+    qp->req.rnr_ev = NULL;
     kick(qp->d, qp);
 }
 
@@ -783,10 +829,10 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         }
         emu_trace(&d->host, "sq_rnr", "qp=%u psn=%u", qp->id, p->psn);
         rewind_to(d, qp, p->psn);
-        if (qp->req.rto_ev) {
-            emu_event_cancel(&d->events, qp->req.rto_ev);
-        }
-        qp->req.rto_ev = emu_event_schedule(&d->events, rnr_timer_ns(p->aeth_syndrome),
+        /* The RNR timer, not the retransmission timer, until the next run sends. */
+        qp->req.rto_running = false;
+        rnr_wait_end(d, qp);
+        qp->req.rnr_ev = emu_event_schedule(&d->events, rnr_timer_ns(p->aeth_syndrome),
                                             rnr_resume, qp);
         complete_front(d, qp);
         return;
@@ -812,9 +858,10 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         return;
     }
     complete_front(d, qp);
-    if (qp->req.sent_psn == qp->req.una && qp->req.rto_ev) {
-        emu_event_cancel(&d->events, qp->req.rto_ev);
-        qp->req.rto_ev = NULL;
+    if (qp->req.sent_psn == qp->req.una) {
+        /* Nothing outstanding: no timer (a pending RTO event finds it stopped). */
+        qp->req.rto_running = false;
+        rnr_wait_end(d, qp);
     }
     kick(d, qp);
 }
@@ -837,9 +884,8 @@ void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
     if (qp->state == QP_STATE_IDLE && !qp->req.valid) {
         qp->req.valid = 1;                         /* the first pass over the ring */
     }
-    if (qp->state == QP_STATE_ERROR && qp->req.rto_ev) {
-        emu_event_cancel(&d->events, qp->req.rto_ev);
-        qp->req.rto_ev = NULL;
+    if (qp->state == QP_STATE_ERROR) {
+        timers_stop(d, qp);
     }
     kick(d, qp);
 }
@@ -875,10 +921,8 @@ void sq_release(IrdmaDev *d, PeQp *qp)
 {
     if (qp->req.run_ev) {
         emu_event_cancel(&d->events, qp->req.run_ev);
+        qp->req.run_ev = NULL;
     }
-    if (qp->req.rto_ev) {
-        emu_event_cancel(&d->events, qp->req.rto_ev);
-    }
-    qp->req.run_ev = qp->req.rto_ev = NULL;
+    timers_stop(d, qp);
     g_queue_clear_full(&qp->req.ops, g_free);
 }

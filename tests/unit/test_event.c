@@ -133,6 +133,98 @@ START_TEST(huge_delay_saturates)
 }
 END_TEST
 
+/* An event scheduled with an earlier ticket runs where one scheduled then would have. */
+START_TEST(a_ticket_keeps_its_place_among_equal_deadlines)
+{
+    uint64_t deadline = emu_event_deadline(&q, 100), ticket = emu_event_ticket(&q);
+
+    emu_event_schedule(&q, 100, record, "b");
+    h->now_ns = 40;
+    emu_event_schedule_at(&q, deadline, ticket, record, "a");
+    emu_event_schedule(&q, 60, record, "c");
+    ck_assert_uint_eq(h->timer_deadline, 100);
+    advance(100);
+    ck_assert_str_eq(log_->str, "abc");
+}
+END_TEST
+
+#define RANDOM_OPS       20000
+#define RANDOM_SEED      0x5eed1e55
+#define RANDOM_MAX_DELAY 64       /* small: many events share a deadline */
+#define RANDOM_MAX_STEP  32
+
+/* The reference: pending events as a list sorted by deadline, ties in scheduling order. */
+typedef struct RefEvent {
+    uint64_t deadline;
+    unsigned id;
+    EmuEvent *ev;
+} RefEvent;
+
+static GArray *ran;
+
+static void record_id(void *arg)
+{
+    unsigned id = GPOINTER_TO_UINT(arg);
+
+    g_array_append_val(ran, id);
+}
+
+START_TEST(random_schedules_and_cancels_run_in_sorted_order)
+{
+    GRand *rnd = g_rand_new_with_seed(RANDOM_SEED);
+    GArray *ref = g_array_new(FALSE, FALSE, sizeof(RefEvent));
+    unsigned next_id = 0;
+
+    ran = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    for (unsigned op = 0; op < RANDOM_OPS; op++) {
+        int what = g_rand_int_range(rnd, 0, 10);
+
+        if (what < 5) {
+            uint64_t delay = g_rand_int_range(rnd, 0, RANDOM_MAX_DELAY);
+            RefEvent e = { h->now_ns + delay, next_id, NULL };
+            guint at = ref->len;
+
+            e.ev = emu_event_schedule(&q, delay, record_id, GUINT_TO_POINTER(next_id));
+            next_id++;
+            while (at > 0 && g_array_index(ref, RefEvent, at - 1).deadline > e.deadline) {
+                at--;
+            }
+            g_array_insert_val(ref, at, e);
+        } else if (what < 8) {
+            if (ref->len) {
+                guint at = g_rand_int_range(rnd, 0, ref->len);
+
+                emu_event_cancel(&q, g_array_index(ref, RefEvent, at).ev);
+                g_array_remove_index(ref, at);
+            }
+        } else {
+            uint64_t t = h->now_ns + g_rand_int_range(rnd, 0, RANDOM_MAX_STEP);
+            guint due = 0;
+
+            while (due < ref->len && g_array_index(ref, RefEvent, due).deadline <= t) {
+                due++;
+            }
+            g_array_set_size(ran, 0);
+            advance(t);
+            ck_assert_uint_eq(ran->len, due);
+            for (guint i = 0; i < due; i++) {
+                ck_assert_uint_eq(g_array_index(ran, unsigned, i),
+                                  g_array_index(ref, RefEvent, i).id);
+            }
+            g_array_remove_range(ref, 0, due);
+        }
+        ck_assert_uint_eq(emu_event_queue_length(&q), ref->len);
+        ck_assert_int_eq(h->timer_armed, ref->len != 0);
+        if (ref->len) {
+            ck_assert_uint_eq(h->timer_deadline, g_array_index(ref, RefEvent, 0).deadline);
+        }
+    }
+    g_array_free(ran, TRUE);
+    g_array_free(ref, TRUE);
+    g_rand_free(rnd);
+}
+END_TEST
+
 Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -146,6 +238,8 @@ Suite *event_suite(void)
     tcase_add_test(tc, a_self_rescheduling_storm_is_budgeted);
     tcase_add_test(tc, timer_is_not_rearmed_for_a_later_event);
     tcase_add_test(tc, huge_delay_saturates);
+    tcase_add_test(tc, a_ticket_keeps_its_place_among_equal_deadlines);
+    tcase_add_test(tc, random_schedules_and_cancels_run_in_sorted_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,9 @@
 /* test_rocev2.c - the RoCEv2 wire format: build/parse round trips, the ICRC, SQ/RQ WQE decoding. */
 #include <check.h>
 #include <string.h>
+#include <glib.h>
+#include <zlib.h>
+#include "emu/crc32.h"
 #include "emu/rocev2.h"
 #include "emu/wqe.h"
 
@@ -101,6 +104,61 @@ START_TEST(icrc_covers_the_invariant_fields_only)
 }
 END_TEST
 
+/* A looped frame is the wire frame but for the ICRC and the IPv6 UDP checksum, both zero: it
+ * parses only unchecked, to the same packet. */
+START_TEST(looped_frames_skip_the_icrc_only)
+{
+    for (int v4 = 0; v4 < 2; v4++) {
+        RocePkt in = sample(BTH_RC_WRITE_ONLY, v4), out;
+        uint8_t wire[ROCE_FRAME_MAX], looped[ROCE_FRAME_MAX];
+        size_t len = rocev2_build(&in, wire), udp_csum = 14 + (v4 ? 20 : 40) + 6;
+
+        ck_assert_uint_eq(rocev2_build_looped(&in, looped), len);
+        ck_assert_mem_eq(looped + len - ROCE_ICRC_LEN, "\0\0\0\0", ROCE_ICRC_LEN);
+        if (!v4) {
+            ck_assert_mem_eq(looped + udp_csum, "\0\0", 2);
+            memcpy(looped + udp_csum, wire + udp_csum, 2);
+        }
+        ck_assert_mem_eq(looped, wire, len - ROCE_ICRC_LEN);
+        ck_assert_int_eq(rocev2_parse(looped, len, &out, true), ROCE_PARSE_BAD_ICRC);
+        ck_assert_int_eq(rocev2_parse(looped, len, &out, false), ROCE_PARSE_OK);
+        ck_assert_uint_eq(out.reth_va, in.reth_va);
+        ck_assert_mem_eq(out.payload, payload, in.payload_len);
+    }
+}
+END_TEST
+
+/* The payload lands at rocev2_payload_offset(); one already there builds the same frame. */
+START_TEST(a_payload_in_place_builds_the_same_frame)
+{
+    static const uint8_t ops[] = {
+        BTH_RC_SEND_ONLY_INV, BTH_RC_WRITE_MIDDLE, BTH_RC_WRITE_ONLY_IMM, BTH_RC_READ_RESP_FIRST,
+        BTH_UD_SEND_ONLY_IMM,
+    };
+
+    for (int v4 = 0; v4 < 2; v4++) {
+        for (int vlan = 0; vlan < 2; vlan++) {
+            for (size_t i = 0; i < sizeof(ops); i++) {
+                RocePkt in = sample(ops[i], v4);
+                uint8_t frame[ROCE_FRAME_MAX], in_place[ROCE_FRAME_MAX];
+                size_t off, len;
+
+                in.vlan = vlan;
+                in.vlan_tci = 0x2005;
+                off = rocev2_payload_offset(&in);
+                len = rocev2_build(&in, frame);
+                ck_assert_mem_eq(frame + off, payload, in.payload_len);
+                memset(in_place, 0xa5, sizeof(in_place));
+                memcpy(in_place + off, payload, in.payload_len);
+                in.payload = in_place + off;
+                ck_assert_uint_eq(rocev2_build(&in, in_place), len);
+                ck_assert_mem_eq(in_place, frame, len);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(hostile_frames_are_refused)
 {
     RocePkt in = sample(BTH_RC_WRITE_ONLY, true), out;
@@ -122,6 +180,36 @@ START_TEST(hostile_frames_are_refused)
     memcpy(copy, frame, len);
     copy[14 + 20 + 3] = 0x00;
     ck_assert_int_eq(rocev2_parse(copy, len, &out, false), ROCE_PARSE_NOT_ROCE);
+}
+END_TEST
+
+#define CRC_MAX_LEN   4200      /* past a 4 KiB MTU frame */
+#define CRC_MAX_ALIGN 16
+
+/* The folding CRC against zlib's for every length, from aligned and unaligned starts, from a
+ * fresh start and continuing other CRCs (random data, one seed: reproducible). */
+START_TEST(crc32_is_zlibs_crc32)
+{
+    static const unsigned aligns[] = { 0, 1, 3, 8, 15 };
+    static const uint32_t seeds[] = { 0, 0xffffffffu, 0x12345678u, 0x80000001u };
+    GRand *rnd = g_rand_new_with_seed(0x1cc5c0de);
+    uint8_t *buf = g_malloc(CRC_MAX_LEN + CRC_MAX_ALIGN);
+
+    for (size_t i = 0; i < CRC_MAX_LEN + CRC_MAX_ALIGN; i++) {
+        buf[i] = g_rand_int(rnd);
+    }
+    for (size_t a = 0; a < G_N_ELEMENTS(aligns); a++) {
+        for (size_t s = 0; s < G_N_ELEMENTS(seeds); s++) {
+            for (size_t len = 0; len <= CRC_MAX_LEN; len++) {
+                const uint8_t *p = buf + aligns[a];
+
+                ck_assert_msg(emu_crc32(seeds[s], p, len) == crc32_z(seeds[s], p, len),
+                              "align %u seed 0x%08x len %zu", aligns[a], seeds[s], len);
+            }
+        }
+    }
+    g_free(buf);
+    g_rand_free(rnd);
 }
 END_TEST
 
@@ -188,7 +276,10 @@ Suite *rocev2_suite(void)
     TCase *tc = tcase_create("wire");
 
     tcase_add_test(tc, every_opcode_round_trips);
+    tcase_add_test(tc, crc32_is_zlibs_crc32);
     tcase_add_test(tc, icrc_covers_the_invariant_fields_only);
+    tcase_add_test(tc, looped_frames_skip_the_icrc_only);
+    tcase_add_test(tc, a_payload_in_place_builds_the_same_frame);
     tcase_add_test(tc, hostile_frames_are_refused);
     tcase_add_test(tc, psn_arithmetic_wraps_at_24_bits);
     tcase_add_test(tc, sq_wqe_decode_follows_the_fragment_slots);

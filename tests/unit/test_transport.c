@@ -457,6 +457,41 @@ START_TEST(write_imm_with_a_lost_ack_retransmits_after_the_rto)
 }
 END_TEST
 
+/* Each run that sends restarts the timeout: a second WRITE half a timeout later moves it. */
+START_TEST(the_rto_restarts_when_more_is_sent)
+{
+    const uint64_t rto = d->timing.p.rc_rto_ns;
+    Drop dr = { .to = TRT_QPN_A, .psn = -1, .times = 2 };
+    unsigned first, second;
+
+    connect_default();
+    fill_pattern(TRT_SRC, 2 * TRT_MTU, 0x3c);
+    first = post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = TRT_MTU,
+                                   .raddr = b_va(0), .rkey = TRT_RKEY });
+    ring(&qa);
+    ck_assert_uint_eq(wire_run(drop_filter, &dr), 2);
+    clock_advance(rto / 2);
+    second = post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC + TRT_MTU,
+                                    .len = TRT_MTU, .raddr = b_va(TRT_MTU), .rkey = TRT_RKEY });
+    ring(&qa);
+    ck_assert_uint_eq(wire_run(drop_filter, &dr), 2);
+    /* Past the first deadline, up to the restarted one: nothing. */
+    clock_advance(rto - 1);
+    ck_assert_uint_eq(h->frames->len, 0);
+    /* Then both WRITEs again. */
+    clock_advance(1);
+    ck_assert_uint_eq(h->frames->len, 2);
+    wire_run(NULL, NULL);
+    expect_pattern(b_pa(0), 2 * TRT_MTU, 0x3c);
+    expect_sq_cqe(&qa, first, SQ_OP_RDMA_WRITE);
+    expect_sq_cqe(&qa, second, SQ_OP_RDMA_WRITE);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    clock_advance(2 * rto);
+    ck_assert_uint_eq(h->frames->len, 0);
+    expect_no_ae();
+}
+END_TEST
+
 /* --- 3. a lost READ response: one new request for the rest --- */
 
 START_TEST(read_with_a_lost_response_asks_again_for_the_rest)
@@ -1248,6 +1283,7 @@ Suite *transport_suite(void)
     tcase_add_checked_fixture(tc, trt_setup, trt_teardown);
     tcase_add_test(tc, write_with_a_lost_packet_goes_back_n);
     tcase_add_test(tc, write_imm_with_a_lost_ack_retransmits_after_the_rto);
+    tcase_add_test(tc, the_rto_restarts_when_more_is_sent);
     tcase_add_test(tc, read_with_a_lost_response_asks_again_for_the_rest);
     tcase_add_test(tc, send_without_a_receive_wqe_waits_out_the_rnr_nak);
     tcase_add_test(tc, destroying_a_suspended_busy_qp_posts_its_suspend_ae);
