@@ -24,6 +24,8 @@ struct Cqp {
     uint64_t compl_ctx;        /* host context qw3: echoed in every CCQ CQE */
     unsigned tail;             /* next WQE to consume */
     uint8_t valid;             /* VALID of the current pass */
+    unsigned rung;             /* the slot after the last one a doorbell covered */
+    uint64_t rung_at[CQP_SQ_MAX];   /* when the doorbell covering each slot was rung */
     EmuEvent *ev;
     const CqpOp *ops[CQP_NUM_OPCODES];
     /* Objects of the ops below. */
@@ -156,6 +158,7 @@ void cqp_context_written(IrdmaDev *d)
     cqp->compl_ctx = ld64(ctx + CQPHC_COMPL_CTX_OFF);
     cqp->tail = pe_get(pe_reg_get(d, PE_CQPTAIL, 0), PFPE_CQPTAIL_WQTAIL_M) % cqp->sq_size;
     cqp->valid = 1;
+    cqp->rung = cqp->tail;
     cqp->created = true;
     pe_reg_set(d, PE_CQPERRCODES, 0, 0);
     pe_reg_set(d, PE_CCQPSTATUS, 0, PFPE_CCQPSTATUS_DONE_M);
@@ -172,6 +175,7 @@ void cqp_tail_written(IrdmaDev *d, uint32_t val)
     if (cqp->created) {
         cqp->tail %= cqp->sq_size;
     }
+    cqp->rung = cqp->tail;
     cqp->valid = 1;
     pe_reg_set(d, PE_CQPTAIL, 0, cqp->tail);
 }
@@ -282,12 +286,27 @@ static void process(void *opaque)
 void cqp_doorbell(IrdmaDev *d)
 {
     Cqp *cqp = d->cqp;
+    unsigned head = pe_reg_get(d, PE_CQPDB, 0);
+
+    /* The WQEs this doorbell covers were posted now (the latencies of suspend and resume). */
+    if (cqp->created && head < cqp->sq_size) {
+        uint64_t now = d->host.ops->clock_ns(d->host.opaque);
+
+        for (; cqp->rung != head; cqp->rung = (cqp->rung + 1) % cqp->sq_size) {
+            cqp->rung_at[cqp->rung] = now;
+        }
+    }
 
     /* OP_ERR reports failures of the WQEs of this doorbell, not of earlier ones. */
     pe_reg_set(d, PE_CQPTAIL, 0, pe_reg_get(d, PE_CQPTAIL, 0) & ~PFPE_CQPTAIL_OP_ERR_M);
     if (!cqp->ev) {
         schedule_tail(d);
     }
+}
+
+uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w)
+{
+    return d->cqp->rung_at[w->idx % CQP_SQ_MAX];
 }
 
 /* --- ops owned by the engine itself --- */

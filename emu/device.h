@@ -90,6 +90,8 @@ typedef struct IrdmaDev {
     uint64_t qp_suspends;        /* SUSPEND_QP ops and modifies into SQD (qp.c) */
     uint64_t qp_resumes;         /* RESUME_QP ops */
     uint64_t qp_suspend_aes;     /* suspend-complete AEs (0x900) posted */
+    TimingStat suspend_latency;  /* SUSPEND_QP or modify to SQD posted -> its AE posted */
+    TimingStat resume_latency;   /* RESUME_QP posted -> the QP running again */
 } IrdmaDev;
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */

@@ -39,6 +39,7 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQPHC_HW_MINVER            PE_MASK64(15, 0)
 #define CQPHC_SQSIZE_ENC_MIN       1                  /* 4 WQEs */
 #define CQPHC_SQSIZE_ENC_MAX       10                 /* 2048 WQEs */
+#define CQP_SQ_MAX                 (1u << (CQPHC_SQSIZE_ENC_MAX + 1))
 #define CQPHC_PROTOCOL_ROCE        2
 #define CQPHC_HW_MAJVER_GEN2       1
 

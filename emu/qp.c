@@ -295,17 +295,23 @@ static unsigned drained_state(const PeQp *qp)
 
 void qp_sq_drained(IrdmaDev *d, PeQp *qp)
 {
+    uint64_t now = d->host.ops->clock_ns(d->host.opaque);
+
     for (; qp->drain_aes; qp->drain_aes--) {
         post_ae(d, qp, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD, drained_state(qp));
         d->qp_suspend_aes++;
+        timing_stat_add(&d->suspend_latency, now - qp->drain_posted_ns);
     }
 }
 
-/* SQD or SUSPEND: one suspend-complete AE, now if nothing is in flight, else when the
- * requester has drained. */
-static void owe_drain_ae(IrdmaDev *d, PeQp *qp)
+/* SQD or SUSPEND (CQP WQE @w): one suspend-complete AE, now if nothing is in flight, else when
+ * the requester has drained. */
+static void owe_drain_ae(IrdmaDev *d, PeQp *qp, const CqpWqe *w)
 {
     d->qp_suspends++;
+    if (!qp->drain_aes) {
+        qp->drain_posted_ns = cqp_wqe_posted_at(d, w);
+    }
     qp->drain_aes++;
     if (!sq_busy(qp)) {
         qp_sq_drained(d, qp);
@@ -443,7 +449,7 @@ static void op_modify_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     rq_state_changed(d, qp, prev);
     sq_state_changed(d, qp, prev);
     if (next == QP_STATE_SQD) {
-        owe_drain_ae(d, qp);
+        owe_drain_ae(d, qp, w);
     }
 }
 
@@ -529,7 +535,7 @@ static void op_suspend_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     emu_trace(&d->host, "qp_suspend", "qp=%u in %s%s", qp->id, state_name(qp->state),
               qp->suspended ? " (again)" : "");
     qp->suspended = true;
-    owe_drain_ae(d, qp);
+    owe_drain_ae(d, qp, w);
 }
 
 /* RESUME_QP: rebind to the qs_handle of the WQE (a WS leaf) and let the SQ run again; the
@@ -556,6 +562,8 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     qp->suspended = false;
     qp->qs_handle = qs;
     d->qp_resumes++;
+    timing_stat_add(&d->resume_latency,
+                    d->host.ops->clock_ns(d->host.opaque) - cqp_wqe_posted_at(d, w));
     emu_trace(&d->host, "qp_resume", "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
               state_name(qp->state));
     sq_state_changed(d, qp, qp->state);

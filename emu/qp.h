@@ -98,6 +98,7 @@ typedef struct PeQp {
     uint8_t ord;
     bool suspended;              /* SUSPEND_QP until RESUME_QP: the SQ is not scheduled */
     unsigned drain_aes;          /* suspend-complete AEs owed once the SQ has drained */
+    uint64_t drain_posted_ns;    /* when the oldest of them was asked for (its CQP WQE posted) */
     bool flush_sq, flush_rq;     /* FLUSH_WQES requested: the data path completes in error */
     uint16_t sq_flush_maj, sq_flush_min, rq_flush_maj, rq_flush_min;
     uint8_t ctx[QPC_SIZE];       /* the rest, read with the QPC_* masks */

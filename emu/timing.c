@@ -82,6 +82,14 @@ bool timing_mode_parse(const char *s, IrdmaTimingMode *mode)
     return true;
 }
 
+void timing_stat_add(TimingStat *s, uint64_t ns)
+{
+    s->min_ns = s->count ? MIN(s->min_ns, ns) : ns;
+    s->max_ns = MAX(s->max_ns, ns);
+    s->total_ns += ns;
+    s->count++;
+}
+
 void timing_init(IrdmaTiming *t, IrdmaTimingMode mode, const IrdmaTimingParams *p,
                  uint64_t link_mbps)
 {

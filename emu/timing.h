@@ -72,6 +72,13 @@ typedef struct IrdmaTiming {
     TimingUnit tx_dma, rx_dma, wire;
 } IrdmaTiming;
 
+/* Latencies the device measured on its own clock (count, sum, extremes) for QOM. */
+typedef struct TimingStat {
+    uint64_t count, total_ns, min_ns, max_ns;
+} TimingStat;
+
+void timing_stat_add(TimingStat *s, uint64_t ns);
+
 void timing_init(IrdmaTiming *t, IrdmaTimingMode mode, const IrdmaTimingParams *p,
                  uint64_t link_mbps);
 /* Device reset: every unit idle. */

@@ -262,6 +262,16 @@ static void irdma_sim_add_counters(IrdmaSimState *s)
         { "x-roce-rx-frames", &roce_stats(d->roce)->rx_frames },
         { "x-roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
         { "x-roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+        /* the device's own suspend and resume latencies (virtual ns; the timing model's
+         * under -icount) */
+        { "x-suspend-latency-count", &d->suspend_latency.count },
+        { "x-suspend-latency-total-ns", &d->suspend_latency.total_ns },
+        { "x-suspend-latency-min-ns", &d->suspend_latency.min_ns },
+        { "x-suspend-latency-max-ns", &d->suspend_latency.max_ns },
+        { "x-resume-latency-count", &d->resume_latency.count },
+        { "x-resume-latency-total-ns", &d->resume_latency.total_ns },
+        { "x-resume-latency-min-ns", &d->resume_latency.min_ns },
+        { "x-resume-latency-max-ns", &d->resume_latency.max_ns },
         /* what the guest saw, for the determinism check under -icount */
         { "x-effects", &d->effects.count },
         { "x-effects-digest", &d->effects.digest },

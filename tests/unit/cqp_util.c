@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cqp_util.h"
 #include "emu/pe_regs.h"
+#include "emu/ws.h"
 
 #define TAIL() (irdma_dev_mmio_read(d, PFPE_CQPTAIL) & PFPE_CQPTAIL_WQTAIL_M)
 
@@ -261,4 +262,32 @@ uint16_t cqpt_min(const uint8_t *cqe)
 uint32_t cqpt_retval(const uint8_t *cqe)
 {
     return pe_get(ld64(cqe + CQE_QW2), CCQ_OPRETVAL);
+}
+
+const uint8_t *cqpt_ws_op(unsigned op, unsigned id, unsigned parent, bool leaf, bool enable)
+{
+    uint64_t q[8] = { 0 };
+
+    q[4] = pe_prep(CQPWQE_WS_VSI, 3) | pe_prep(CQPWQE_WS_WEIGHT, 1);
+    q[3] = cqpt_hdr(CQP_OP_WORK_SCHED_NODE) | pe_prep(CQPWQE_WS_NODEOP, op) |
+           pe_prep(CQPWQE_WS_NODEID, id) | pe_prep(CQPWQE_WS_PARENTID, parent) |
+           pe_prep(CQPWQE_WS_PRIOTYPE, 1) | (leaf ? CQPWQE_WS_NODETYPE_LEAF : 0) |
+           (enable ? CQPWQE_WS_ENABLENODE : 0);
+    return cqpt_op(q);
+}
+
+unsigned cqpt_ws_add_tree(void)
+{
+    const uint8_t *cqe;
+    unsigned qs;
+
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_ADD, 0, 0, false, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_ADD, 1, 0, false, true)), 0);
+    cqe = cqpt_ws_op(WS_NODEOP_ADD, 2, 1, true, false);
+    ck_assert_uint_eq(cqpt_maj(cqe), 0);
+    qs = cqpt_retval(cqe);
+    ck_assert(!ws_qs_handle_enabled(d, qs));
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_MODIFY, 2, 1, true, true)), 0);
+    ck_assert(ws_qs_handle_enabled(d, qs));
+    return qs;
 }

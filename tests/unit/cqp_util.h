@@ -61,5 +61,10 @@ uint32_t cqpt_retval(const uint8_t *cqe);
 /* CCQ CQE @slot. */
 const uint8_t *cqpt_ccqe(unsigned slot);
 uint64_t cqpt_hdr(unsigned opcode);
+/* MANAGE_WS_NODE @op of node @id under @parent on VSI 3, as irdma_sc_manage_ws_node. */
+const uint8_t *cqpt_ws_op(unsigned op, unsigned id, unsigned parent, bool leaf, bool enable);
+/* irdma_ws_add for the first QP: root 0, VSI node 1, leaf 2 enabled after ice placed it;
+ * returns the leaf's qs_handle. */
+unsigned cqpt_ws_add_tree(void);
 
 #endif

@@ -89,35 +89,6 @@ static const uint8_t *modify_qp(unsigned id, unsigned type, unsigned next, uint6
     return cqpt_op(q);
 }
 
-static const uint8_t *ws_op(unsigned op, unsigned id, unsigned parent, bool leaf, bool enable)
-{
-    uint64_t q[8] = { 0 };
-
-    q[4] = pe_prep(CQPWQE_WS_VSI, 3) | pe_prep(CQPWQE_WS_WEIGHT, 1);
-    q[3] = cqpt_hdr(CQP_OP_WORK_SCHED_NODE) | pe_prep(CQPWQE_WS_NODEOP, op) |
-           pe_prep(CQPWQE_WS_NODEID, id) | pe_prep(CQPWQE_WS_PARENTID, parent) |
-           pe_prep(CQPWQE_WS_PRIOTYPE, 1) | (leaf ? CQPWQE_WS_NODETYPE_LEAF : 0) |
-           (enable ? CQPWQE_WS_ENABLENODE : 0);
-    return cqpt_op(q);
-}
-
-/* irdma_ws_add for the first QP: root 0, VSI node 1, leaf 2 enabled after ice placed it. */
-static unsigned ws_add_tree(void)
-{
-    const uint8_t *cqe;
-    unsigned qs;
-
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_ADD, 0, 0, false, true)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_ADD, 1, 0, false, true)), 0);
-    cqe = ws_op(WS_NODEOP_ADD, 2, 1, true, false);
-    ck_assert_uint_eq(cqpt_maj(cqe), 0);
-    qs = cqpt_retval(cqe);
-    ck_assert(!ws_qs_handle_enabled(d, qs));
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_MODIFY, 2, 1, true, true)), 0);
-    ck_assert(ws_qs_handle_enabled(d, qs));
-    return qs;
-}
-
 START_TEST(qp1_lifecycle_as_irdma_does)
 {
     const PeQp *qp;
@@ -142,7 +113,7 @@ START_TEST(qp1_lifecycle_as_irdma_does)
     ck_assert_uint_eq(qp->shadow_pa, QPT_SHADOW);
     ck_assert_uint_eq(qp->src_mac, 0x525400abcdefull);
     /* dev->ws_add after the create, then the QP's context carries the qs_handle. */
-    qs = ws_add_tree();
+    qs = cqpt_ws_add_tree();
     write_ctx(QPT_RINGS, QPT_RQ, qs);
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_IDLE, 0)), 0);
     ck_assert_uint_eq(qp->qs_handle, qs);
@@ -366,34 +337,34 @@ START_TEST(ws_tree_refuses_inconsistent_requests)
 
     bring_up();
     /* A child before the root; a root other than node 0; a leaf root. */
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 1, 0, false, true)), CQP_MIN_BAD_ID);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 4, 4, false, true)), CQP_MIN_BAD_ID);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 0, 0, true, true)), CQP_MIN_BAD_ID);
-    qs = ws_add_tree();
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 1, 0, false, true)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 4, 4, false, true)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 0, 0, true, true)), CQP_MIN_BAD_ID);
+    qs = cqpt_ws_add_tree();
     ck_assert_uint_eq(qs, 2);
     ck_assert_uint_eq(ws_node_count(d), 3);
     /* Duplicate id; unknown parent; a leaf as parent. */
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 2, 1, true, false)), CQP_MIN_INVALID_STATE);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 3, 9, true, false)), CQP_MIN_BAD_ID);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_ADD, 3, 2, true, false)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 2, 1, true, false)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 3, 9, true, false)), CQP_MIN_BAD_ID);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_ADD, 3, 2, true, false)), CQP_MIN_BAD_ID);
     /* Modify that moves a node or turns it into a leaf; modify of a missing node. */
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_MODIFY, 2, 0, true, true)), CQP_MIN_BAD_FIELD);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_MODIFY, 1, 0, true, true)), CQP_MIN_BAD_FIELD);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_MODIFY, 5, 1, true, true)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_MODIFY, 2, 0, true, true)), CQP_MIN_BAD_FIELD);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_MODIFY, 1, 0, true, true)), CQP_MIN_BAD_FIELD);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_MODIFY, 5, 1, true, true)), CQP_MIN_INVALID_STATE);
     /* Delete with children, with the wrong parent, of a missing node; unknown op. */
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), CQP_MIN_INVALID_STATE);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), CQP_MIN_INVALID_STATE);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_DELETE, 2, 0, true, true)), CQP_MIN_BAD_FIELD);
-    ck_assert_uint_eq(cqpt_min(ws_op(WS_NODEOP_DELETE, 6, 1, true, true)), CQP_MIN_INVALID_STATE);
-    ck_assert_uint_eq(cqpt_min(ws_op(3, 2, 1, true, true)), CQP_MIN_BAD_FIELD);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_DELETE, 2, 0, true, true)), CQP_MIN_BAD_FIELD);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(WS_NODEOP_DELETE, 6, 1, true, true)), CQP_MIN_INVALID_STATE);
+    ck_assert_uint_eq(cqpt_min(cqpt_ws_op(3, 2, 1, true, true)), CQP_MIN_BAD_FIELD);
     /* irdma_remove_leaf order: leaf, VSI node, root. */
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 2, 1, true, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 2, 1, true, true)), 0);
     ck_assert(!ws_qs_handle_enabled(d, qs));
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), 0);
     ck_assert_uint_eq(ws_node_count(d), 0);
     /* And it builds again after a TC change (irdma_ws_reset + ws_add). */
-    ck_assert_uint_eq(ws_add_tree(), 2);
+    ck_assert_uint_eq(cqpt_ws_add_tree(), 2);
 }
 END_TEST
 
@@ -491,7 +462,7 @@ START_TEST(rmmod_teardown_leaves_nothing_alive)
     ck_assert_uint_eq(cqpt_retval(cqpt_op(q)), 1);
     create_aeq();
     ck_assert_uint_eq(cqpt_maj(create_qp(1, QP_TYPE_ROCE_UD)), 0);
-    ws_add_tree();
+    cqpt_ws_add_tree();
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_IDLE, 0)), 0);
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_RTR, 0)), 0);
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_RTS, 0)), 0);
@@ -506,9 +477,9 @@ START_TEST(rmmod_teardown_leaves_nothing_alive)
     ck_assert_uint_eq(cqpt_maj(cqpt_op(q)), 0);
     qp_wqe(q, CQP_OP_DESTROY_QP, 1, QP_TYPE_ROCE_UD, 0, CQPWQE_QP_REMOVEHASHENTRY);
     ck_assert_uint_eq(cqpt_maj(cqpt_op(q)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 2, 1, true, true)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 2, 1, true, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 1, 0, false, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, 0, 0, false, true)), 0);
     memset(q, 0, sizeof(q));
     q[3] = cqpt_hdr(CQP_OP_DESTROY_CQ) | pe_prep(CQPWQE_CQ_ID, QPT_CQ_ID);
     ck_assert_uint_eq(cqpt_maj(cqpt_op(q)), 0);
@@ -539,13 +510,13 @@ START_TEST(pf_reset_drops_qps_and_the_ws_tree)
 {
     bring_up();
     ck_assert_uint_eq(cqpt_maj(create_qp(1, QP_TYPE_ROCE_UD)), 0);
-    ws_add_tree();
+    cqpt_ws_add_tree();
     irdma_dev_pf_reset(d);
     ck_assert_uint_eq(qp_count(d), 0);
     ck_assert_uint_eq(ws_node_count(d), 0);
     bring_up();
     ck_assert_uint_eq(cqpt_maj(create_qp(1, QP_TYPE_ROCE_UD)), 0);
-    ck_assert_uint_eq(ws_add_tree(), 2);
+    ck_assert_uint_eq(cqpt_ws_add_tree(), 2);
 }
 END_TEST
 
@@ -559,7 +530,7 @@ START_TEST(suspend_resume_rebinds_the_qs_handle)
 
     bring_up();
     create_aeq();
-    qs = ws_add_tree();
+    qs = cqpt_ws_add_tree();
     ck_assert_uint_eq(cqpt_maj(create_qp(5, QP_TYPE_ROCE_RC)), 0);
     ck_assert_uint_eq(cqpt_maj(modify_qp(5, QP_TYPE_ROCE_RC, QP_STATE_RTR, 0)), 0);
     ck_assert_uint_eq(cqpt_maj(modify_qp(5, QP_TYPE_ROCE_RC, QP_STATE_RTS, 0)), 0);
@@ -580,9 +551,9 @@ START_TEST(suspend_resume_rebinds_the_qs_handle)
     ck_assert(info & AEQE_VALID);
     ck_assert_uint_eq(pe_get(info, AEQE_AECODE), AE_QP_SUSPEND_COMPLETE);
     /* irdma_ws_reset + irdma_ws_add: leaf 3 under VSI node 1 is the new qset. */
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_DELETE, qs, 1, true, true)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_ADD, 3, 1, true, false)), 0);
-    ck_assert_uint_eq(cqpt_maj(ws_op(WS_NODEOP_MODIFY, 3, 1, true, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_DELETE, qs, 1, true, true)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_ADD, 3, 1, true, false)), 0);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ws_op(WS_NODEOP_MODIFY, 3, 1, true, true)), 0);
     /* RESUME naming the deleted leaf, a non-leaf and an out-of-range handle is refused. */
     memset(q, 0, sizeof(q));
     q[3] = cqpt_hdr(CQP_OP_RESUME_QP) | pe_prep(CQPWQE_QP_ID, 5);
@@ -681,7 +652,7 @@ START_TEST(push_page_enables_a_push_mode_qp)
     unsigned qs, page;
 
     bring_up();
-    qs = ws_add_tree();
+    qs = cqpt_ws_add_tree();
     q[2] = qs;
     q[3] = cqpt_hdr(CQP_OP_MANAGE_PUSH_PAGES);
     cqe = cqpt_op(q);

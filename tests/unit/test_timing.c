@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <string.h>
+#include "emu/pe_defs.h"
 #include "emu/pe_regs.h"
 #include "emu/qp.h"
 #include "emu/rocev2.h"
@@ -122,6 +123,55 @@ START_TEST(frames_leave_paced_by_the_wire)
 }
 END_TEST
 
+static void suspend_qa(void)
+{
+    uint64_t q[8] = { 0 };
+
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, qa.id);
+    cqpt_post(q);
+    cqpt_ring();
+}
+
+/* SUSPEND_QP on an idle QP: its AE when the CQP has processed the WQE (the read, no cycles
+ * here, the CCQ write); on a QP with a 16 KiB WRITE in flight: when its last ACK is in, with
+ * the WRITE's completion. The device keeps both as its suspend latency. */
+START_TEST(suspend_latency_is_the_cqp_op_or_the_drain)
+{
+    const uint64_t cqp_ns = 1000 + 500;
+    uint64_t t0, done_at = 0;
+
+    connect_then_model(TRT_OWN_MAC);
+    t0 = h->now_ns;
+    suspend_qa();
+    clock_to(t0 + cqp_ns - 1);
+    ck_assert_uint_eq(d->suspend_latency.count, 0);
+    clock_to(t0 + cqp_ns);
+    ck_assert_uint_eq(d->suspend_latency.count, 1);
+    ck_assert_uint_eq(d->suspend_latency.max_ns, cqp_ns);
+
+    /* Busy: the QP runs again (as after a RESUME_QP, which would need a WS tree here), fetches
+     * a WRITE, and is suspended while its packets are out. */
+    d->suspend_latency = (TimingStat) { 0 };
+    qp_lookup_mut(d, qa.id)->suspended = false;
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = 16 * TRT_MTU,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    ring(&qa);
+    clock_advance(1100);                              /* fetched: the WRITE is on its way */
+    t0 = h->now_ns;
+    suspend_qa();
+    while (!d->suspend_latency.count) {
+        ck_assert(h->timer_armed);
+        clock_to(h->timer_deadline);
+        if (!done_at && cqe_valid(&qa)) {
+            done_at = h->now_ns;
+        }
+    }
+    ck_assert_uint_eq(done_at, h->now_ns);
+    ck_assert_uint_eq(d->suspend_latency.max_ns, done_at - t0);
+    ck_assert_uint_gt(d->suspend_latency.max_ns, 16 * (TRT_MTU + HDRS));
+}
+END_TEST
+
 /* The same run twice gives the same digest; the same run with another PCIe latency does not
  * (the data path's writes happen at other times). */
 static uint64_t digest_of_a_write(uint64_t pcie_read_ns)
@@ -164,6 +214,7 @@ Suite *timing_suite(void)
     tcase_add_checked_fixture(tc, timing_setup, timing_teardown);
     tcase_add_test(tc, loopback_write_lands_and_completes_at_the_modelled_times);
     tcase_add_test(tc, frames_leave_paced_by_the_wire);
+    tcase_add_test(tc, suspend_latency_is_the_cqp_op_or_the_drain);
     tcase_add_test(tc, effects_digest_follows_the_event_times);
     suite_add_tcase(s, tc);
     return s;
