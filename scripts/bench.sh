@@ -7,6 +7,7 @@
 #   3. under -icount: the WRITE latency the guest measures against the timing model's
 #      prediction (bench-latency.sh; target: within 10 %)
 #   4. boot to tests done with and without the device (bench-boot.sh; target: <= 1.15x)
+#   5. QP suspend and resume latencies from the timing model (bench-suspend.sh; issue #7)
 # Writes build/bench/: each benchmark's output, emu.csv, latency.txt, and the plots
 # emu-write.svg and latency.svg (gnuplot). Speed never fails the run; a benchmark that
 # produced no figure does (exit 1).
@@ -39,6 +40,9 @@ run_benchmarks() {
 
     echo "== 4. boot with and without the device (bench-boot.sh $runs)"
     bash "$here/bench-boot.sh" "$runs" | tee "$out/boot.txt" || status=1
+
+    echo "== 5. QP suspend and resume latency (bench-suspend.sh)"
+    bash "$here/bench-suspend.sh" | tee "$out/suspend.txt" || status=1
 }
 
 if [ "${1:-}" != --report ]; then
@@ -83,5 +87,9 @@ awk '$1 ~ /^[0-9]+$/ && NF >= 7 { n++; r = $7; if (n == 1 || r < lo) lo = r; if 
            printf "3. latency (measured - software)/predicted, %d sizes: %.3f to %.3f; target within 10 %%: %s\n",
                   n, lo, hi, bad ? "NOT met" : "met" }' "$out/latency.txt" || status=1
 awk '/^boot to tests done/ { printf "4. boot to tests done with/without the device: %s; target <= 1.15: %s\n", $NF, ($NF + 0 <= 1.15) ? "met" : "NOT met" }' "$out/boot.txt"
+awk '/^nothing / { printf "5. suspend (SUSPEND_QP -> AE), idle QP: %d ns; resume: %d ns\n", $2, $3 }
+     / B WRITE / { printf "5. suspend with a %s B WRITE in flight: %d ns\n", $1, $4 }
+     /^SQD posted/ { printf "5. irdma SQD under -icount, device-measured: %d ns (mean of %d)\n", $7, $5 }' \
+    "$out/suspend.txt"
 echo "plots: $out/emu-write.svg $out/latency.svg"
 exit $status

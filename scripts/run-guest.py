@@ -30,6 +30,9 @@ def parse_args(argv):
     p.add_argument("--initrd", default=os.path.join(BUILD, "guest", "initramfs.cpio.gz"))
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
+    p.add_argument("--qom-report", default="", metavar="PROPS",
+                   help="comma-separated irdma-sim QOM properties to print once the guest is "
+                        "done (e.g. x-suspend-latency-max-ns)")
     p.add_argument("--device-props", default="",
                    help="more irdma-sim properties, e.g. 'timing=inline,timing-pcie-read-ns=900'")
     p.add_argument("--nic", choices=("irdma-sim", "virtio", "both", "none"), default="irdma-sim",
@@ -163,11 +166,12 @@ class Guest:
                "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
                "-kernel", a.kernel, "-initrd", a.initrd]
         if a.icount is not None:
-            # Nothing from the host's clock may reach the guest; QEMU stays up after the
-            # guest's poweroff so the effects can be read (finish() quits it).
+            # Nothing from the host's clock may reach the guest.
             cmd += ["-icount", f"shift={a.icount},sleep=off",
-                    "-rtc", "base=2026-01-01T00:00:00,clock=vm", "-no-shutdown"]
+                    "-rtc", "base=2026-01-01T00:00:00,clock=vm"]
             append.append("nokaslr")
+        if self.report_props():
+            cmd.append("-no-shutdown")      # read after the guest's poweroff; report() quits
         if self.nic != "none":
             for nd in netdevs:
                 cmd += ["-netdev", nd]
@@ -225,8 +229,8 @@ class Guest:
         m = re.search(r"@@(INIT|DONE)\b", line)
         if m:
             self.marks[m.group(1)] = now
-        if m and m.group(1) == "DONE" and self.a.icount is not None:
-            self.report_effects()
+        if m and m.group(1) == "DONE" and self.report_props():
+            self.report()
         m = re.search(r"@@RESULT (\S+) (PASS|FAIL|TIMEOUT)\s*(.*)$", line)
         if m:
             self.results[m.group(1)] = (m.group(2), m.group(3))
@@ -234,19 +238,30 @@ class Guest:
         elif not self.a.quiet and not self.in_dmesg and not line.startswith("@@DMESG"):
             print(f"  {tag}| " + line, flush=True)
 
-    def report_effects(self):
-        """The device's effect digest, read once the guest is done (the last test unbinds the
-        drivers, so nothing changes it any more), then QEMU is told to quit."""
+    def report_props(self):
+        """The device properties to print when the guest is done: --qom-report's, and under
+        --icount the effects (the last test unbinds the drivers, so nothing changes them)."""
+        props = [p for p in self.a.qom_report.split(",") if p]
+        if self.a.icount is not None:
+            props += ["x-effects", "x-effects-digest", "x-effects-last-ns"]
+        return props if self.nic in ("irdma-sim", "both") else []
+
+    def report(self):
         vals = {}
-        for prop in ("x-effects", "x-effects-digest", "x-effects-last-ns"):
+        for prop in self.report_props():
             r = self.qmp.execute("qom-get", path="/machine/peripheral/nic0", property=prop)
-            vals[prop] = r.get("return") if isinstance(r, dict) else None
-        if None in vals.values():
-            print(f"device effects: unreadable ({vals})", flush=True)
-        else:
-            print(f"device effects: {vals['x-effects']} digest "
-                  f"0x{vals['x-effects-digest']:016x} last at {vals['x-effects-last-ns']} ns",
-                  flush=True)
+            vals[prop] = r.get("return", r.get("error"))
+        for prop in self.a.qom_report.split(","):
+            if prop:
+                print(f"qom {prop} {vals[prop]}", flush=True)
+        if self.a.icount is not None:
+            if all(isinstance(vals[p], int) for p in ("x-effects", "x-effects-digest",
+                                                       "x-effects-last-ns")):
+                print(f"device effects: {vals['x-effects']} digest "
+                      f"0x{vals['x-effects-digest']:016x} last at {vals['x-effects-last-ns']} ns",
+                      flush=True)
+            else:
+                print(f"device effects: unreadable ({vals})", flush=True)
         try:
             self.qmp.execute("quit")
         except (OSError, ValueError):

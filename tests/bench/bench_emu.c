@@ -19,6 +19,10 @@
  * guest's own measurement under -icount, scripts/bench-latency.sh): one signaled WRITE per
  * size over internal loopback at the given RC MTU, under model timing with the default
  * parameters, from its doorbell to its CQE, in virtual ns.
+ *
+ * --suspend prints the model's QP suspend and resume latencies (issue #7): SUSPEND_QP posted
+ * to its suspend-complete AE, on an idle QP and on one with a WRITE of each size on its way
+ * (the AE waits for the last ACK), and RESUME_QP posted to the QP running again.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -293,6 +297,65 @@ static void print_latency(const WriteRow *rows, unsigned nrows, uint32_t max_len
     cqpt_teardown();
 }
 
+/* Step the model's clock from event to event until @stat has counted one more. */
+static uint64_t wait_for_stat(const TimingStat *stat, uint64_t count, uint64_t t0)
+{
+    while (stat->count == count) {
+        ck_assert_msg(h->timer_armed, "the device went idle before the latency was measured");
+        clock_to(h->timer_deadline);
+    }
+    return h->now_ns - t0;
+}
+
+static void cqp_async(uint64_t q[8])
+{
+    cqpt_post(q);
+    cqpt_ring();
+}
+
+/* SUSPEND_QP and RESUME_QP of A under model timing, idle and with a WRITE of each size in
+ * flight over internal loopback. */
+static void print_suspend(const WriteRow *rows, unsigned nrows, uint32_t max_len, unsigned mtu)
+{
+    const TGeom g = { .mtu = mtu, .mr_len = max_len };
+    unsigned qs;
+
+    trt_start_geom(&g);
+    h->quiet = true;
+    add_arp(TRT_OWN_MAC);
+    connect_default();
+    qs = cqpt_ws_add_tree();
+    d->timing.mode = TIMING_MODEL;
+    printf("model suspend/resume latency: RC QP, internal loopback, RC MTU %u, default timing "
+           "parameters; in flight: a WRITE fetched just before SUSPEND_QP\n", mtu);
+    for (unsigned i = 0; i <= nrows; i++) {
+        uint32_t len = i ? rows[i - 1].len : 0;
+        uint64_t q[8] = { 0 }, t0, suspend_ns, resume_ns;
+        TCqe c;
+
+        if (len) {
+            post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_DATA + max_len,
+                                  .len = len, .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+            ring(&qa);
+            clock_advance(timing_sq_fetch_ns(&d->timing));
+        }
+        q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, qa.id);
+        t0 = h->now_ns;
+        cqp_async(q);
+        suspend_ns = wait_for_stat(&d->suspend_latency, d->suspend_latency.count, t0);
+        ck_assert_msg(!len || poll_cq(&qa, &c), "the AE came before the WRITE completed");
+        memset(q, 0, sizeof(q));
+        q[3] = cqpt_hdr(CQP_OP_RESUME_QP) | pe_prep(CQPWQE_QP_ID, qa.id);
+        q[2] = pe_prep(CQPWQE_RESUME_QSHANDLE, qs);
+        t0 = h->now_ns;
+        cqp_async(q);
+        resume_ns = wait_for_stat(&d->resume_latency, d->resume_latency.count, t0);
+        printf("model-suspend in-flight %u suspend %" G_GUINT64_FORMAT " resume %" G_GUINT64_FORMAT
+               "\n", len, suspend_ns, resume_ns);
+    }
+    cqpt_teardown();
+}
+
 /* --- reporting --- */
 
 static double gbps(uint32_t len, const Measure *m)
@@ -421,7 +484,7 @@ static void usage_error(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-    gboolean csv = FALSE, no_cqp = FALSE, latency = FALSE;
+    gboolean csv = FALSE, no_cqp = FALSE, latency = FALSE, suspend = FALSE;
     int mtu = BENCH_MTU;
     double target = DEFAULT_TIME_S;
     g_autofree char *sizes_arg = NULL;
@@ -436,8 +499,12 @@ int main(int argc, char **argv)
         { "no-cqp", 0, 0, G_OPTION_ARG_NONE, &no_cqp, "skip the CQP ops", NULL },
         { "latency", 0, 0, G_OPTION_ARG_NONE, &latency,
           "print the timing model's latency of one WRITE per size instead", NULL },
-        { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "RC MTU for --latency: 256 to 4096 (default "
-          G_STRINGIFY(BENCH_MTU) ")", "BYTES" },
+        { "suspend", 0, 0, G_OPTION_ARG_NONE, &suspend,
+          "print the timing model's QP suspend and resume latencies instead (idle, and with a "
+          "WRITE of each size in flight)", NULL },
+        { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu,
+          "RC MTU for --latency and --suspend: 256 to 4096 (default " G_STRINGIFY(BENCH_MTU) ")",
+          "BYTES" },
         { 0 },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -479,6 +546,10 @@ int main(int argc, char **argv)
 
     if (latency) {
         print_latency(rows, nrows, max_len, mtu);
+        return 0;
+    }
+    if (suspend) {
+        print_suspend(rows, nrows, max_len, mtu);
         return 0;
     }
     if (!no_cqp) {
