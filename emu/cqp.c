@@ -1,6 +1,7 @@
 /* cqp.c - Control QP engine and the CQP ops not owned by another block (see cqp.h). */
 #include "cqp.h"
 #include "ceq.h"
+#include "fault.h"
 #include "cq.h"
 #include "fw.h"
 #include "hmc.h"
@@ -42,6 +43,37 @@ static const CqpOpTable *const op_tables[] = {
     &cqp_misc_ops, &hmc_cqp_ops, &cq_cqp_ops, &eqs_cqp_ops, &qp_cqp_ops, &ws_cqp_ops,
     &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops,
 };
+
+static const CqpOp *op_of(unsigned opcode)
+{
+    for (size_t t = 0; t < G_N_ELEMENTS(op_tables); t++) {
+        for (size_t i = 0; i < op_tables[t]->n; i++) {
+            if (op_tables[t]->ops[i].opcode == opcode) {
+                return &op_tables[t]->ops[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *cqp_opcode_name(unsigned opcode)
+{
+    const CqpOp *op = op_of(opcode);
+
+    return op ? op->name : NULL;
+}
+
+int cqp_opcode_named(const char *name)
+{
+    for (size_t t = 0; t < G_N_ELEMENTS(op_tables); t++) {
+        for (size_t i = 0; i < op_tables[t]->n; i++) {
+            if (!g_ascii_strcasecmp(op_tables[t]->ops[i].name, name)) {
+                return op_tables[t]->ops[i].opcode;
+            }
+        }
+    }
+    return -1;
+}
 
 Cqp *cqp_new(IrdmaDev *d)
 {
@@ -210,6 +242,7 @@ static void process_one(IrdmaDev *d)
     CqpWqe w = { .idx = cqp->tail };
     CqpResult r = { 0 };
     const CqpOp *op = NULL;
+    const FaultAction *fa;
     const char *name = "?";
 
     if (!pe_dma_read(d, cqp->sq_pa + (uint64_t)w.idx * CQP_WQE_SIZE, w.raw, sizeof(w.raw))) {
@@ -224,6 +257,8 @@ static void process_one(IrdmaDev *d)
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_VALID);
         } else if (!op) {
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_OPCODE);
+        } else if ((fa = fault_check(d, FAULT_ON_CQP, w.opcode, 0))) {
+            cqp_fail(&r, fa->maj, fa->min);       /* the plan's error, the op not run */
         } else {
             op->handler(d, &w, &r);
         }

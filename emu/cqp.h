@@ -28,6 +28,10 @@ void cqp_reset(Cqp *cqp);
 /* Register hooks (pe_regs.c). */
 void cqp_context_written(IrdmaDev *d);
 void cqp_doorbell(IrdmaDev *d);
+/* The implemented CQP op of @opcode's name (NULL if none); the opcode of op @name (any case),
+ * or -1. */
+const char *cqp_opcode_name(unsigned opcode);
+int cqp_opcode_named(const char *name);
 /* When the doorbell that covered WQE @w was rung: the time the driver posted it. */
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w);
 void cqp_tail_written(IrdmaDev *d, uint32_t val);

@@ -16,6 +16,7 @@
 #include "lan_rx.h"
 #include "roce.h"
 #include "wire.h"
+#include "fault.h"
 #include "lan_tx.h"
 #include "pe_regs.h"
 #include "cqp.h"
@@ -213,6 +214,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->ltab = ltab_new(d);
     d->roce = roce_new(d);
     d->wire = wire_new(d);
+    d->fault_log = g_string_new(NULL);
     return d;
 }
 
@@ -221,6 +223,8 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
+    fault_plan_free(d->faults);
+    g_string_free(d->fault_log, TRUE);
     wire_free(d->wire);
     roce_free(d->roce);
     ltab_free(d->ltab);

@@ -3,6 +3,7 @@
 #include "ceq.h"
 #include "cq.h"
 #include "cqp.h"
+#include "fault.h"
 #include "hmc.h"
 #include "ltab.h"
 #include "roce.h"
@@ -272,8 +273,14 @@ static void post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src, un
                 pe_prep(AEQE_AECODE, code) | pe_prep(AEQE_AESRC, src) |
                 pe_prep(AEQE_IWSTATE, state),
     };
-    bool ok = eqs_aeq_post(d, &e);
+    bool ok;
 
+    if (fault_check(d, FAULT_ON_AE, code, qp->id)) {
+        emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u dropped by the fault plan",
+                  qp->id, code, src);
+        return;
+    }
+    ok = eqs_aeq_post(d, &e);
     emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u %s", qp->id, code, src,
               ok ? "posted" : "dropped");
 }

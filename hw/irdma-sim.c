@@ -23,6 +23,7 @@
 #include "trace.h"
 
 #include "emu/device.h"
+#include "emu/fault.h"
 #include "emu/ids.h"
 #include "emu/lan_rx.h"
 #include "emu/lan_tx.h"
@@ -48,6 +49,7 @@ struct IrdmaSimState {
     uint32_t link_speed_mbps;
     char *timing_mode;              /* "auto", "model" or "inline" */
     IrdmaTimingParams timing;       /* the timing-* properties */
+    char *faults;                   /* the fault plan's file, or NULL */
 
     IrdmaDev *core;
 };
@@ -323,6 +325,16 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
         return;
     }
 
+    if (s->faults && *s->faults) {
+        FaultPlan *plan = fault_plan_load(s->faults, &gerr);
+
+        if (!plan) {
+            error_setg(errp, "irdma-sim: faults=%s: %s", s->faults, gerr->message);
+            goto fail;
+        }
+        fault_set_plan(s->core, plan);
+    }
+
     pci_config_set_revision(pdev->config, IRDMA_PCI_REVISION);
     pci_set_word(pdev->config + PCI_SUBSYSTEM_VENDOR_ID, IRDMA_PCI_SUBSYS_VENDOR_ID);
     pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, IRDMA_PCI_SUBSYS_ID);
@@ -435,6 +447,37 @@ static void irdma_sim_add_timing_properties(ObjectClass *klass)
     }
 }
 
+/* faults=FILE: the fault plan (docs/faults.md), loaded at realize; set again at run time
+ * (qom-set) it replaces the plan and starts a new fault log, or with "" removes it. A bad plan
+ * is refused with its file and line, and the running one stays. */
+static char *irdma_sim_get_faults(Object *obj, Error **errp)
+{
+    return g_strdup(IRDMA_SIM(obj)->faults ? IRDMA_SIM(obj)->faults : "");
+}
+
+static void irdma_sim_set_faults(Object *obj, const char *path, Error **errp)
+{
+    IrdmaSimState *s = IRDMA_SIM(obj);
+    g_autoptr(GError) gerr = NULL;
+    FaultPlan *plan = NULL;
+
+    if (DEVICE(obj)->realized) {
+        if (*path && !(plan = fault_plan_load(path, &gerr))) {
+            error_setg(errp, "irdma-sim: faults=%s: %s", path, gerr->message);
+            return;
+        }
+        fault_set_plan(s->core, plan);
+        trace_irdma_sim_faults(path);
+    }
+    g_free(s->faults);
+    s->faults = g_strdup(path);
+}
+
+static char *irdma_sim_get_fault_log(Object *obj, Error **errp)
+{
+    return g_strdup(fault_log(IRDMA_SIM(obj)->core));
+}
+
 static void irdma_sim_instance_init(Object *obj)
 {
     IrdmaSimState *s = IRDMA_SIM(obj);
@@ -459,6 +502,10 @@ static void irdma_sim_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
     device_class_set_props(dc, irdma_sim_properties);
     irdma_sim_add_timing_properties(klass);
+    object_class_property_add_str(klass, "faults", irdma_sim_get_faults, irdma_sim_set_faults);
+    object_class_property_set_description(klass, "faults",
+                                          "fault plan file (docs/faults.md); qom-set to change");
+    object_class_property_add_str(klass, "x-fault-log", irdma_sim_get_fault_log, NULL);
 }
 
 static const TypeInfo irdma_sim_info = {
