@@ -136,6 +136,12 @@ def host_request(qmp, words):
         return qmp.execute("set_link", name=words[1], up=words[2] == "on")
     if len(words) == 2 and words[0] == "qom-get":
         return qmp.execute("qom-get", path="/machine/peripheral/nic0", property=words[1])
+    if len(words) == 2 and words[0] == "faults" and re.fullmatch(r"[a-z0-9-]*", words[1]):
+        # Load guest-tests/faults/NAME.plan as the device's fault plan ("none" removes it).
+        path = "" if words[1] == "none" else os.path.join(REPO, "guest-tests", "faults",
+                                                          words[1] + ".plan")
+        return qmp.execute("qom-set", path="/machine/peripheral/nic0", property="faults",
+                           value=path)
     return {"error": f"unknown host request {' '.join(words)!r}"}
 
 

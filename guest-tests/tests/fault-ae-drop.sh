@@ -1,0 +1,18 @@
+# Fault class "AE dropped" (docs/faults.md): with plan suspend-ae-lost the next suspend-complete
+# AE never reaches the AEQ. Checks: irdma's modify-QP-to-SQD gives up after its 5 s
+# (IRDMA_EVENT_TIMEOUT_MS) with "timed out waiting for suspend" and rdma-sqd reports the idle
+# check failed instead of hanging; the fault fired once; the next SQD works.
+. /tests/lib.sh
+gid=$(rdma_dev_up irdma0)
+host_ask "faults suspend-ae-lost" | grep -q '"return"' || fail "the host could not load the plan"
+rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-1.out 2>&1 && fail "SQD succeeded without its AE"
+cat /tmp/fault-ae-1.out
+grep -q "^FAIL idle" /tmp/fault-ae-1.out || fail "rdma-sqd did not report the idle check failed"
+dmesg | grep -q "modify_qp timed out waiting for suspend" ||
+    fail "irdma did not time out waiting for the suspend AE"
+log=$(host_ask "qom-get x-fault-log")
+[ "$(echo "$log" | grep -o 'suspend-ae-lost ae 0x900 qp=[0-9]* drop' | wc -l)" = 1 ] ||
+    fail "the fault log is not one dropped AE: $log"
+rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-2.out 2>&1 || { cat /tmp/fault-ae-2.out; fail "SQD does not work after the fault"; }
+host_ask "faults none" > /dev/null
+echo "the suspend AE was lost once and irdma timed out; SQD works afterwards"
