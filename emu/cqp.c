@@ -242,7 +242,7 @@ static void process_one(IrdmaDev *d)
     CqpWqe w = { .idx = cqp->tail };
     CqpResult r = { 0 };
     const CqpOp *op = NULL;
-    const FaultAction *fa;
+    const FaultAction *fa = NULL;
     const char *name = "?";
 
     if (!pe_dma_read(d, cqp->sq_pa + (uint64_t)w.idx * CQP_WQE_SIZE, w.raw, sizeof(w.raw))) {
@@ -257,7 +257,8 @@ static void process_one(IrdmaDev *d)
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_VALID);
         } else if (!op) {
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_OPCODE);
-        } else if ((fa = fault_check(d, FAULT_ON_CQP, w.opcode, 0))) {
+        } else if ((fa = fault_check(d, FAULT_ON_CQP, w.opcode, 0)) &&
+                   fa->kind == FAULT_ERROR) {
             cqp_fail(&r, fa->maj, fa->min);       /* the plan's error, the op not run */
         } else {
             op->handler(d, &w, &r);
@@ -269,6 +270,11 @@ static void process_one(IrdmaDev *d)
     }
     emu_trace(&d->host, "cqp_wqe", "%s (0x%02x) idx=%u -> maj=0x%04x min=0x%04x ret=0x%x",
               name, w.opcode, w.idx, r.maj, r.min, r.ret_val);
+    if (fa && fa->kind == FAULT_DROP) {
+        /* The op ran; neither CQPTAIL nor the CCQ will ever say so. */
+        emu_trace(&d->host, "cqp_completion_dropped", "idx=%u by the fault plan", w.idx);
+        return;
+    }
     complete(d, w.idx, &r);
 }
 

@@ -199,9 +199,6 @@ static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
     unsigned n = split_words(val, &all, words, G_N_ELEMENTS(words)), maj, min;
 
     if (n == 1 && !strcmp(words[0], "drop")) {
-        if (r->event != FAULT_ON_AE) {
-            return fail_at(c, "action", "drop applies to 'on = ae ...' rules");
-        }
         r->action.kind = FAULT_DROP;
         return true;
     }

@@ -25,7 +25,7 @@ typedef enum FaultEvent {
 
 typedef enum FaultActionKind {
     FAULT_ERROR,               /* complete with major/minor code instead of running (CQP) */
-    FAULT_DROP,                /* do not post it (AE) */
+    FAULT_DROP,                /* AE: do not post it; CQP: run the op, write no completion */
 } FaultActionKind;
 
 typedef struct FaultAction {

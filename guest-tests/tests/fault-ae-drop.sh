@@ -15,4 +15,6 @@ log=$(host_ask "qom-get x-fault-log")
     fail "the fault log is not one dropped AE: $log"
 rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-2.out 2>&1 || { cat /tmp/fault-ae-2.out; fail "SQD does not work after the fault"; }
 host_ask "faults none" > /dev/null
+oops=$(kernel_oops_lines)
+[ -z "$oops" ] || fail "the kernel oopsed: $oops"
 echo "the suspend AE was lost once and irdma timed out; SQD works afterwards"

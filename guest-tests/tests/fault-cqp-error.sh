@@ -15,4 +15,6 @@ log=$(host_ask "qom-get x-fault-log")
     fail "the fault log is not one CREATE_CQ error: $log"
 verbs-ctrl irdma0 "$gid" > /tmp/fault-cqp-2.out 2>&1 || { cat /tmp/fault-cqp-2.out; fail "the device is not usable after the fault"; }
 host_ask "faults none" > /dev/null
+oops=$(kernel_oops_lines)
+[ -z "$oops" ] || fail "the kernel oopsed: $oops"
 echo "CREATE_CQ failed once as planned; every verb works afterwards"

@@ -308,6 +308,11 @@ expect_qos_switch() {
 }
 
 # The device's suspend, suspend-complete AE and resume counters (QOM), on one line.
+# Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them.
+kernel_oops_lines() {
+    dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic|soft lockup|blocked for more than"
+}
+
 # rdma-sqd's checks on irdma0 (guest-tests/rdma-sqd.c), the named ones or both: each must
 # pass with every byte verified, and irdma must log no suspend timeout or error.
 rdma_sqd_checks() {

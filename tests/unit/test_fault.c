@@ -6,7 +6,9 @@
 #include <check.h>
 #include <string.h>
 #include "emu/fault.h"
+#include "emu/cqp.h"
 #include "emu/pe_defs.h"
+#include "emu/pe_regs.h"
 #include "emu/qp.h"
 #include "trt_util.h"
 
@@ -59,8 +61,6 @@ START_TEST(bad_plans_are_refused_with_their_line)
                        "test.plan:4: [rule a] evry: unknown key");
     expect_parse_error("[rule a]\n\non = cqp FROB\naction = drop\n",
                        "test.plan:3: [rule a] on: 'FROB' is no CQP opcode");
-    expect_parse_error("[rule a]\non = cqp NOP\naction = drop\n",
-                       "test.plan:3: [rule a] action: drop applies to 'on = ae");
     expect_parse_error("[rule a]\non = ae 0x900\naction = error 1 2\n",
                        "test.plan:3: [rule a] action: error applies to 'on = cqp");
     expect_parse_error("[rule a]\non = ae 0x900\naction = drop\nprobability = 1.5\n",
@@ -81,6 +81,26 @@ START_TEST(cqp_error_completes_the_op_with_the_plans_codes)
     ck_assert_uint_eq(log_lines(), 1);
     ck_assert_ptr_nonnull(strstr(fault_log(d), " no-nop cqp 0x24 NOP error 0x8029 0x0004\n"));
     ck_assert_uint_eq(fake_host_trace_count(h, "fault_fired"), 1);
+}
+END_TEST
+
+/* A dropped CQP completion: the op runs (the ARP entry is there) but neither CQPTAIL nor the
+ * CCQ says so; the next op completes in the CCQ slot the dropped one would have used. */
+START_TEST(dropped_cqp_completion_is_never_written)
+{
+    uint64_t q[8] = { 0 }, mac = 0;
+    unsigned slot;
+
+    install("[rule lost]\non = cqp MANAGE_ARP\naction = drop\nonce = true\n");
+    q[2] = pe_prep(CQPWQE_ARP_MAC, 0x0200000000aaull);
+    q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | pe_prep(CQPWQE_ARP_INDEX, 5) | CQPWQE_ARP_ENTRYVALID;
+    slot = cqpt_post(q);
+    cqpt_ring();
+    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), slot);
+    ck_assert(cqp_arp_lookup(d, 5, &mac));
+    ck_assert_uint_eq(mac, 0x0200000000aaull);
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " lost cqp 0x0f MANAGE_ARP drop\n"));
 }
 END_TEST
 
@@ -163,6 +183,7 @@ Suite *fault_suite(void)
     tcase_add_checked_fixture(tc, ft_setup, cqpt_teardown);
     tcase_add_test(tc, bad_plans_are_refused_with_their_line);
     tcase_add_test(tc, cqp_error_completes_the_op_with_the_plans_codes);
+    tcase_add_test(tc, dropped_cqp_completion_is_never_written);
     tcase_add_test(tc, every_times_and_after_count_matching_events);
     tcase_add_test(tc, same_plan_and_seed_fire_the_same_way);
     tcase_add_test(tc, dropped_ae_never_reaches_the_aeq);
