@@ -5,6 +5,7 @@
 #include "cq.h"
 #include "fw.h"
 #include "hmc.h"
+#include "intr.h"
 #include "pe_regs.h"
 #include "qp.h"
 #include "trace.h"
@@ -276,6 +277,12 @@ static void process_one(IrdmaDev *d)
         return;
     }
     complete(d, w.idx, &r);
+    if (fa && fa->kind == FAULT_OICR) {
+        if (fa->criterr) {
+            pe_reg_set(d, PE_CRITERR, 0, fa->criterr);
+        }
+        intr_raise_oicr(d, fa->oicr);
+    }
 }
 
 static void process(void *opaque);

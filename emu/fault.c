@@ -4,11 +4,24 @@
 #include "fault.h"
 #include "cqp.h"
 #include "device.h"
+#include "e810_regs.h"
 #include "trace.h"
 
 #define RULE_GROUP_PREFIX  "rule "
 #define PLAN_GROUP         "plan"
 #define SEED_SPREAD        0x9e3779b9u     /* rule i's stream: seed + i * this */
+/* GLPE_CRITERR of "oicr pe-critical" without a value: anything but irdma's benign
+ * IRDMA_Q1_RESOURCE_ERR (0x1024d), which it only warns about. */
+#define CRITERR_DEFAULT    0x00010001u
+
+static const struct {
+    const char *name;
+    uint32_t cause;
+} oicr_causes[] = {
+    { "hmc-error", PFINT_OICR_HMC_ERR_M },
+    { "pe-critical", PFINT_OICR_PE_CRITERR_M },
+    { "pe-push", PFINT_OICR_PE_PUSH_M },
+};
 
 typedef struct FaultRule {
     char *name;
@@ -214,7 +227,31 @@ static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
         r->action = (FaultAction) { .kind = FAULT_ERROR, .maj = maj, .min = min };
         return true;
     }
-    return fail_at(c, "action", "'%s' is not 'error MAJOR MINOR' or 'drop'", val);
+    if ((n == 2 || n == 3) && !strcmp(words[0], "oicr")) {
+        size_t i = 0;
+
+        while (i < G_N_ELEMENTS(oicr_causes) && strcmp(words[1], oicr_causes[i].name)) {
+            i++;
+        }
+        if (r->event != FAULT_ON_CQP) {
+            return fail_at(c, "action", "oicr applies to 'on = cqp ...' rules");
+        }
+        if (i == G_N_ELEMENTS(oicr_causes)) {
+            return fail_at(c, "action", "'%s' is no OICR cause (hmc-error, pe-critical, "
+                           "pe-push)", words[1]);
+        }
+        r->action = (FaultAction) { .kind = FAULT_OICR, .oicr = oicr_causes[i].cause };
+        if (oicr_causes[i].cause == PFINT_OICR_PE_CRITERR_M) {
+            r->action.criterr = CRITERR_DEFAULT;
+            if (n == 3 && !parse_uint(words[2], G_MAXUINT32, &r->action.criterr)) {
+                return fail_at(c, "action", "'%s' is not a GLPE_CRITERR value", words[2]);
+            }
+        } else if (n == 3) {
+            return fail_at(c, "action", "only pe-critical takes a value");
+        }
+        return true;
+    }
+    return fail_at(c, "action", "'%s' is not 'error MAJOR MINOR', 'drop' or 'oicr CAUSE'", val);
 }
 
 static const char *const rule_keys[] = { "on", "action", "once", "every", "probability",
@@ -387,8 +424,12 @@ static void log_fired(IrdmaDev *d, const FaultRule *r, unsigned code, unsigned i
     g_autofree char *event = r->event == FAULT_ON_CQP ?
         g_strdup_printf("cqp 0x%02x %s", code, cqp_opcode_name(code)) :
         g_strdup_printf("ae 0x%03x qp=%u", code, id);
-    g_autofree char *action = r->action.kind == FAULT_ERROR ?
-        g_strdup_printf("error 0x%04x 0x%04x", r->action.maj, r->action.min) : g_strdup("drop");
+    g_autofree char *action =
+        r->action.kind == FAULT_ERROR ?
+            g_strdup_printf("error 0x%04x 0x%04x", r->action.maj, r->action.min) :
+        r->action.kind == FAULT_OICR ?
+            g_strdup_printf("oicr 0x%08x criterr 0x%08x", r->action.oicr, r->action.criterr) :
+            g_strdup("drop");
 
     g_string_append_printf(d->fault_log, "%" G_GUINT64_FORMAT " %s %s %s\n", now, r->name, event,
                            action);

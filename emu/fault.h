@@ -26,11 +26,14 @@ typedef enum FaultEvent {
 typedef enum FaultActionKind {
     FAULT_ERROR,               /* complete with major/minor code instead of running (CQP) */
     FAULT_DROP,                /* AE: do not post it; CQP: run the op, write no completion */
+    FAULT_OICR,                /* CQP: run and complete the op, then raise an OICR cause */
 } FaultActionKind;
 
 typedef struct FaultAction {
     FaultActionKind kind;
-    uint16_t maj, min;
+    uint16_t maj, min;         /* FAULT_ERROR */
+    uint32_t oicr;             /* FAULT_OICR: the PFINT_OICR cause */
+    uint32_t criterr;          /* FAULT_OICR of a PE critical error: GLPE_CRITERR */
 } FaultAction;
 
 typedef struct FaultPlan FaultPlan;

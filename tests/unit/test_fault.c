@@ -8,6 +8,7 @@
 #include "emu/fault.h"
 #include "emu/cqp.h"
 #include "emu/pe_defs.h"
+#include "emu/e810_regs.h"
 #include "emu/pe_regs.h"
 #include "emu/qp.h"
 #include "trt_util.h"
@@ -104,6 +105,23 @@ START_TEST(dropped_cqp_completion_is_never_written)
 }
 END_TEST
 
+/* An OICR cause after the op: the NOP completes as usual, then PFINT_OICR has the PE critical
+ * error latched with the plan's GLPE_CRITERR (what ice hands irdma as IIDC_EVENT_CRIT_ERR). */
+START_TEST(oicr_cause_follows_the_op)
+{
+    install("[rule crit]\non = cqp NOP\naction = oicr pe-critical 0x1234\nonce = true\n");
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLPE_CRITERR), 0x1234);
+    ck_assert(irdma_dev_mmio_read(d, PFINT_OICR) & PFINT_OICR_PE_CRITERR_M);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " crit cqp 0x24 NOP oicr 0x10000000 criterr "
+                                 "0x00001234\n"));
+    expect_parse_error("[rule a]\non = cqp NOP\naction = oicr ecc\n",
+                       "test.plan:3: [rule a] action: 'ecc' is no OICR cause");
+    expect_parse_error("[rule a]\non = cqp NOP\naction = oicr hmc-error 5\n",
+                       "test.plan:3: [rule a] action: only pe-critical takes a value");
+}
+END_TEST
+
 /* every 3, at most 2 times; a second rule only after the first has fired. */
 START_TEST(every_times_and_after_count_matching_events)
 {
@@ -184,6 +202,7 @@ Suite *fault_suite(void)
     tcase_add_test(tc, bad_plans_are_refused_with_their_line);
     tcase_add_test(tc, cqp_error_completes_the_op_with_the_plans_codes);
     tcase_add_test(tc, dropped_cqp_completion_is_never_written);
+    tcase_add_test(tc, oicr_cause_follows_the_op);
     tcase_add_test(tc, every_times_and_after_count_matching_events);
     tcase_add_test(tc, same_plan_and_seed_fire_the_same_way);
     tcase_add_test(tc, dropped_ae_never_reaches_the_aeq);
