@@ -259,7 +259,8 @@ class Guest:
             vals[prop] = r.get("return", r.get("error"))
         for prop in self.a.qom_report.split(","):
             if prop:
-                print(f"qom {prop} {vals[prop]}", flush=True)
+                v = vals[prop]
+                print(f"qom {prop} {json.dumps(v) if isinstance(v, str) else v}", flush=True)
         if self.a.icount is not None:
             if all(isinstance(vals[p], int) for p in ("x-effects", "x-effects-digest",
                                                        "x-effects-last-ns")):
