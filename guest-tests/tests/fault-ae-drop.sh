@@ -4,17 +4,13 @@
 # check failed instead of hanging; the fault fired once; the next SQD works.
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0)
-host_ask "faults suspend-ae-lost" | grep -q '"return"' || fail "the host could not load the plan"
+fault_plan suspend-ae-lost
 rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-1.out 2>&1 && fail "SQD succeeded without its AE"
 cat /tmp/fault-ae-1.out
 grep -q "^FAIL idle" /tmp/fault-ae-1.out || fail "rdma-sqd did not report the idle check failed"
 dmesg | grep -q "modify_qp timed out waiting for suspend" ||
     fail "irdma did not time out waiting for the suspend AE"
-log=$(host_ask "qom-get x-fault-log")
-[ "$(echo "$log" | grep -o 'suspend-ae-lost ae 0x900 qp=[0-9]* drop' | wc -l)" = 1 ] ||
-    fail "the fault log is not one dropped AE: $log"
+expect_faults_logged 'suspend-ae-lost ae 0x900 qp=[0-9]* drop' 1
 rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-2.out 2>&1 || { cat /tmp/fault-ae-2.out; fail "SQD does not work after the fault"; }
-host_ask "faults none" > /dev/null
-oops=$(kernel_oops_lines)
-[ -z "$oops" ] || fail "the kernel oopsed: $oops"
+fault_test_done
 echo "the suspend AE was lost once and irdma timed out; SQD works afterwards"

@@ -4,10 +4,8 @@
 irdma_up > /dev/null
 slot=$(irdma_sim_slot)
 before=$(host_device_prop x-rdma-teardowns)
+rebuilt=$(vsi_rebuilds)
 echo 1 > "/sys/bus/pci/devices/$slot/reset" || fail "writing the reset attribute failed"
-wait_for "[ \$(dmesg | grep -c 'ice $slot: VSI rebuilt. VSI index 0, type ICE_VSI_PF') -gt 0 ]" 60 ||
-    fail "ice did not rebuild"
-wait_for "grep -q ACTIVE /sys/class/infiniband/irdma0/ports/1/state" 60 ||
-    fail "irdma0 did not come back active after the reset"
+expect_reset_recovery "$rebuilt"
 ibv_devinfo -d irdma0 | grep -q "PORT_ACTIVE" || fail "ibv_devinfo: port not active after reset"
 echo "irdma0 back after the reset (teardowns seen by the device: $before -> $(host_device_prop x-rdma-teardowns))"

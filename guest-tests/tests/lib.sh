@@ -313,6 +313,45 @@ kernel_oops_lines() {
     dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic|soft lockup|blocked for more than"
 }
 
+# Fault tests (docs/faults.md). Load guest-tests/faults/$1.plan as the device's fault plan.
+fault_plan() {
+    host_ask "faults $1" | grep -q '"return"' || fail "the host could not load plan $1"
+}
+
+# The device's fault log has exactly $2 matches of the pattern $1.
+expect_faults_logged() {
+    log=$(host_ask "qom-get x-fault-log")
+    [ "$(echo "$log" | grep -o "$1" | wc -l)" = "$2" ] ||
+        fail "the fault log is not $2 x '$1': $log"
+}
+
+# What ice logs each time it has rebuilt the PF's VSI (once per reset it recovered from), and
+# how often it has.
+vsi_rebuilt_line() {
+    echo "ice $(irdma_sim_slot): VSI rebuilt. VSI index 0, type ICE_VSI_PF"
+}
+vsi_rebuilds() {
+    dmesg | grep -c "$(vsi_rebuilt_line)"
+}
+
+# ice rebuilt after a reset (more than $1 rebuilds) and irdma0 came back active.
+expect_reset_recovery() {
+    wait_for "[ \$(dmesg | grep -c '$(vsi_rebuilt_line)') -gt $1 ]" 60 ||
+        fail "ice did not rebuild after the reset"
+    wait_for "grep -q ACTIVE /sys/class/infiniband/irdma0/ports/1/state" 60 ||
+        fail "irdma0 did not come back active"
+}
+
+# The end of every fault test: the plan removed, no oops, every control verb works again.
+fault_test_done() {
+    host_ask "faults none" > /dev/null
+    oops=$(kernel_oops_lines)
+    [ -z "$oops" ] || fail "the kernel oopsed: $oops"
+    gid=$(rdma_dev_up irdma0)
+    verbs-ctrl irdma0 "$gid" > /tmp/fault-after.out 2>&1 ||
+        { cat /tmp/fault-after.out; fail "the device is not usable after the fault"; }
+}
+
 # rdma-sqd's checks on irdma0 (guest-tests/rdma-sqd.c), the named ones or both: each must
 # pass with every byte verified, and irdma must log no suspend timeout or error.
 rdma_sqd_checks() {
