@@ -22,7 +22,6 @@ typedef enum WireDest {
 } WireDest;
 
 typedef struct WireStats {
-    uint64_t tx_frames, rx_frames, looped_frames;
     uint64_t dropped;          /* frames over the queue limit, as a full FIFO drops them */
 } WireStats;
 

@@ -28,6 +28,7 @@
 #include "emu/lan_rx.h"
 #include "emu/lan_tx.h"
 #include "emu/roce.h"
+#include "emu/wire.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
@@ -264,6 +265,8 @@ static void irdma_sim_add_counters(IrdmaSimState *s)
         { "x-roce-rx-frames", &roce_stats(d->roce)->rx_frames },
         { "x-roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
         { "x-roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+        /* frames the wire's queues had no room for (timing=model) */
+        { "x-wire-dropped", &wire_stats(d->wire)->dropped },
         /* the device's own suspend and resume latencies (virtual ns; the timing model's
          * under -icount) */
         { "x-suspend-latency-count", &d->suspend_latency.count },
