@@ -273,12 +273,12 @@ static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp ah_ops[] = {
-    { CQP_OP_CREATE_AH, "CREATE_ADDR_HANDLE", op_create_ah },
-    { CQP_OP_MODIFY_AH, "MODIFY_ADDR_HANDLE", op_modify_ah },
-    { CQP_OP_DESTROY_AH, "DESTROY_ADDR_HANDLE", op_destroy_ah },
-    { CQP_OP_CREATE_MCAST_GRP, "CREATE_MCAST_GRP", op_create_mcg },
-    { CQP_OP_MODIFY_MCAST_GRP, "MODIFY_MCAST_GRP", op_modify_mcg },
-    { CQP_OP_DESTROY_MCAST_GRP, "DESTROY_MCAST_GRP", op_destroy_mcg },
+    { CQP_OP_CREATE_AH, "CREATE_ADDR_HANDLE", op_create_ah, CQP_OBJ_NONE },
+    { CQP_OP_MODIFY_AH, "MODIFY_ADDR_HANDLE", op_modify_ah, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_AH, "DESTROY_ADDR_HANDLE", op_destroy_ah, CQP_OBJ_NONE },
+    { CQP_OP_CREATE_MCAST_GRP, "CREATE_MCAST_GRP", op_create_mcg, CQP_OBJ_NONE },
+    { CQP_OP_MODIFY_MCAST_GRP, "MODIFY_MCAST_GRP", op_modify_mcg, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_MCAST_GRP, "DESTROY_MCAST_GRP", op_destroy_mcg, CQP_OBJ_NONE },
 };
 
 const CqpOpTable ah_cqp_ops = { ah_ops, G_N_ELEMENTS(ah_ops) };

@@ -28,6 +28,7 @@ struct AqEngine {
     IrdmaDev *d;
     GHashTable *opcodes;        /* opcode -> const AqOpcode * */
     EmuEvent *process_ev;       /* scheduled ATQ processing, or NULL */
+    bool delayed;               /* process_ev is a fault-plan delay of the command at head */
     GQueue events;              /* AqEvent * waiting for an ARQ slot */
     uint8_t buf[AQ_MAX_BUF];
 };
@@ -87,6 +88,7 @@ void aq_pf_reset(AqEngine *aq)
         emu_event_cancel(&aq->d->events, aq->process_ev);
         aq->process_ev = NULL;
     }
+    aq->delayed = false;
     g_queue_clear_full(&aq->events, g_free);
 }
 
@@ -159,9 +161,38 @@ static uint16_t execute(AqEngine *aq, AqCmd *c, uint64_t buf_addr)
     return rc;
 }
 
-/* Runs the descriptor at ring slot @slot; false if the ring itself is unreachable. */
-static bool process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
+typedef enum SlotResult {
+    SLOT_DONE,
+    SLOT_UNREACHABLE,           /* the ring itself cannot be read or written */
+    SLOT_DELAYED,               /* the fault plan holds the command back */
+} SlotResult;
+
+static void process_atq(void *opaque);
+
+/* The fault plan's say on the command at head (NULL: none); a delay it asks for is served
+ * once, the command waiting at head meanwhile as on slow firmware. */
+static const FaultAction *fault_of(AqEngine *aq, uint16_t opcode)
 {
+    IrdmaDev *d = aq->d;
+    const FaultAction *fa;
+
+    if (aq->delayed) {
+        aq->delayed = false;
+        return NULL;
+    }
+    fa = fault_check(d, FAULT_ON_AQ, opcode, 0);
+    if (fa && fa->kind == FAULT_DELAY) {
+        aq->delayed = true;
+        aq->process_ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process_atq, aq);
+        emu_trace(&d->host, "aq_cmd_delayed", "opcode=0x%04x by the fault plan", opcode);
+    }
+    return fa;
+}
+
+/* Runs the descriptor at ring slot @slot. */
+static SlotResult process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
+{
+    const FaultAction *fa;
     IrdmaDev *d = aq->d;
     uint8_t desc[AQ_DESC_SIZE];
     uint64_t desc_addr = ring + (uint64_t)slot * AQ_DESC_SIZE;
@@ -170,7 +201,7 @@ static bool process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     uint16_t rc, flags;
 
     if (d->host.ops->dma_read(d->host.opaque, desc_addr, desc, sizeof(desc)) < 0) {
-        return false;
+        return SLOT_UNREACHABLE;
     }
     c.opcode = ld16(desc + AQ_DESC_OPCODE);
     c.flags = ld16(desc + AQ_DESC_FLAGS);
@@ -181,7 +212,17 @@ static bool process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     c.resp_len = c.buf_len;
     memset(aq->buf, 0, sizeof(aq->buf));
 
-    rc = execute(aq, &c, buf_addr);
+    fa = fault_of(aq, c.opcode);
+    if (fa && fa->kind == FAULT_DELAY) {
+        return SLOT_DELAYED;
+    }
+    if (fa && fa->kind == FAULT_ERROR) {
+        rc = fa->maj;                   /* the plan's return code, the command not run */
+        emu_trace(&d->host, "aq_cmd_failed", "opcode=0x%04x -> rc=%u by the fault plan",
+                  c.opcode, rc);
+    } else {
+        rc = execute(aq, &c, buf_addr);
+    }
     if (rc != AQ_RC_OK) {
         c.resp_len = (c.flags & AQ_FLAG_BUF) ? c.resp_len : 0;
     }
@@ -195,10 +236,9 @@ static bool process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     st16(desc + AQ_DESC_DATALEN, (c.flags & AQ_FLAG_BUF) ? c.resp_len : ld16(desc + AQ_DESC_DATALEN));
     st16(desc + AQ_DESC_RETVAL, rc);
     memcpy(desc + AQ_DESC_PARAMS, c.params, AQ_PARAMS_SIZE);
-    return d->host.ops->dma_write(d->host.opaque, desc_addr, desc, sizeof(desc)) == 0;
+    return d->host.ops->dma_write(d->host.opaque, desc_addr, desc, sizeof(desc)) == 0 ?
+           SLOT_DONE : SLOT_UNREACHABLE;
 }
-
-static void process_atq(void *opaque);
 
 /* Processing of the command at the ATQ head, after its modelled firmware time. */
 static void schedule_head(AqEngine *aq)
@@ -241,7 +281,12 @@ static void process_atq(void *opaque)
     }
     /* At most one lap per doorbell: head reaches tail in fewer than len steps. */
     while (head != tail) {
-        if (!process_slot(aq, ring, head)) {
+        SlotResult res = process_slot(aq, ring, head);
+
+        if (res == SLOT_DELAYED) {
+            return;
+        }
+        if (res == SLOT_UNREACHABLE) {
             emu_trace(&d->host, "aq_dma_error", "ATQ slot %u at 0x%" G_GINT64_MODIFIER "x: "
                       "critical error", head, ring + (uint64_t)head * AQ_DESC_SIZE);
             ctlq_set(d, CTLQ_ATQLEN, len_reg | PF_FW_xQLEN_CRIT_M);
@@ -263,6 +308,9 @@ void aq_atq_tail_written(AqEngine *aq)
      * host time with its vCPU holding QEMU's BQL at every register read, and two guests
      * booting on two host CPUs have starved the main loop's timer that long (ice_init_hw
      * failed with -EIO in a pair run). */
+    if (aq->delayed && aq->process_ev) {
+        return;                 /* the delayed command's event runs up to the new tail */
+    }
     if (aq->d->timing.mode == TIMING_INLINE) {
         if (aq->process_ev) {
             emu_event_cancel(&aq->d->events, aq->process_ev);

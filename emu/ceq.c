@@ -251,10 +251,10 @@ static void op_destroy_aeq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp eqs_ops[] = {
-    { CQP_OP_CREATE_CEQ, "CREATE_CEQ", op_create_ceq },
-    { CQP_OP_DESTROY_CEQ, "DESTROY_CEQ", op_destroy_ceq },
-    { CQP_OP_CREATE_AEQ, "CREATE_AEQ", op_create_aeq },
-    { CQP_OP_DESTROY_AEQ, "DESTROY_AEQ", op_destroy_aeq },
+    { CQP_OP_CREATE_CEQ, "CREATE_CEQ", op_create_ceq, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_CEQ, "DESTROY_CEQ", op_destroy_ceq, CQP_OBJ_NONE },
+    { CQP_OP_CREATE_AEQ, "CREATE_AEQ", op_create_aeq, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_AEQ, "DESTROY_AEQ", op_destroy_aeq, CQP_OBJ_NONE },
 };
 
 const CqpOpTable eqs_cqp_ops = { eqs_ops, G_N_ELEMENTS(eqs_ops) };

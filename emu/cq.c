@@ -331,9 +331,9 @@ static void op_destroy_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp cq_ops[] = {
-    { CQP_OP_CREATE_CQ, "CREATE_CQ", op_create_cq },
-    { CQP_OP_MODIFY_CQ, "MODIFY_CQ", op_modify_cq },
-    { CQP_OP_DESTROY_CQ, "DESTROY_CQ", op_destroy_cq },
+    { CQP_OP_CREATE_CQ, "CREATE_CQ", op_create_cq, CQP_OBJ_CQ },
+    { CQP_OP_MODIFY_CQ, "MODIFY_CQ", op_modify_cq, CQP_OBJ_CQ },
+    { CQP_OP_DESTROY_CQ, "DESTROY_CQ", op_destroy_cq, CQP_OBJ_CQ },
 };
 
 const CqpOpTable cq_cqp_ops = { cq_ops, G_N_ELEMENTS(cq_ops) };

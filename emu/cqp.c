@@ -29,6 +29,7 @@ struct Cqp {
     unsigned rung;             /* the slot after the last one a doorbell covered */
     uint64_t rung_at[CQP_SQ_MAX];   /* when the doorbell covering each slot was rung */
     EmuEvent *ev;
+    bool delay_served;         /* the WQE at the tail waited out its fault-plan delay */
     const CqpOp *ops[CQP_NUM_OPCODES];
     /* Objects of the ops below. */
     uint8_t stats_used[STATS_INST_MAX];
@@ -45,11 +46,22 @@ static const CqpOpTable *const op_tables[] = {
     &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops,
 };
 
-static const CqpOp *op_of(unsigned opcode)
+static bool has_opcode(const CqpOp *op, const void *key)
+{
+    return op->opcode == *(const unsigned *)key;
+}
+
+static bool has_name(const CqpOp *op, const void *key)
+{
+    return !g_ascii_strcasecmp(op->name, key);
+}
+
+/* The op of any table for which @match(op, @key) holds, or NULL. */
+static const CqpOp *find_op(bool (*match)(const CqpOp *op, const void *key), const void *key)
 {
     for (size_t t = 0; t < G_N_ELEMENTS(op_tables); t++) {
         for (size_t i = 0; i < op_tables[t]->n; i++) {
-            if (op_tables[t]->ops[i].opcode == opcode) {
+            if (match(&op_tables[t]->ops[i], key)) {
                 return &op_tables[t]->ops[i];
             }
         }
@@ -59,21 +71,29 @@ static const CqpOp *op_of(unsigned opcode)
 
 const char *cqp_opcode_name(unsigned opcode)
 {
-    const CqpOp *op = op_of(opcode);
+    const CqpOp *op = find_op(has_opcode, &opcode);
 
     return op ? op->name : NULL;
 }
 
 int cqp_opcode_named(const char *name)
 {
-    for (size_t t = 0; t < G_N_ELEMENTS(op_tables); t++) {
-        for (size_t i = 0; i < op_tables[t]->n; i++) {
-            if (!g_ascii_strcasecmp(op_tables[t]->ops[i].name, name)) {
-                return op_tables[t]->ops[i].opcode;
-            }
-        }
-    }
-    return -1;
+    const CqpOp *op = find_op(has_name, name);
+
+    return op ? op->opcode : -1;
+}
+
+CqpObject cqp_opcode_object(unsigned opcode)
+{
+    const CqpOp *op = find_op(has_opcode, &opcode);
+
+    return op ? op->object : CQP_OBJ_NONE;
+}
+
+unsigned cqp_wqe_object_id(const CqpWqe *w, CqpObject object)
+{
+    return object == CQP_OBJ_QP ? pe_get(w->hdr, CQPWQE_QP_ID) :
+           object == CQP_OBJ_CQ ? pe_get(w->hdr, CQPWQE_CQ_ID) : 0;
 }
 
 Cqp *cqp_new(IrdmaDev *d)
@@ -113,6 +133,7 @@ void cqp_reset(Cqp *cqp)
         cqp->ev = NULL;
     }
     cqp->created = false;
+    cqp->delay_served = false;
     cqp->tail = 0;
     cqp->valid = 1;
     memset(cqp->stats_used, 0, sizeof(cqp->stats_used));
@@ -236,8 +257,23 @@ static void complete(IrdmaDev *d, unsigned idx, const CqpResult *r)
     cq_post(d, CQ_ID_CCQ, cqe, err);
 }
 
-/* Fetch and execute the WQE at the tail. */
-static void process_one(IrdmaDev *d)
+static void process(void *opaque);
+
+/* The fault plan's say on WQE @w (NULL: none); a delay it asks for is served once. */
+static const FaultAction *fault_of(IrdmaDev *d, const CqpWqe *w, const CqpOp *op)
+{
+    Cqp *cqp = d->cqp;
+
+    if (cqp->delay_served) {
+        cqp->delay_served = false;
+        return NULL;
+    }
+    return fault_check(d, FAULT_ON_CQP, w->opcode, cqp_wqe_object_id(w, op->object));
+}
+
+/* Fetch and execute the WQE at the tail; false if a fault-plan delay holds it back (the
+ * engine is in order: what follows waits too). */
+static bool process_one(IrdmaDev *d)
 {
     Cqp *cqp = d->cqp;
     CqpWqe w = { .idx = cqp->tail };
@@ -258,8 +294,12 @@ static void process_one(IrdmaDev *d)
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_VALID);
         } else if (!op) {
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_OPCODE);
-        } else if ((fa = fault_check(d, FAULT_ON_CQP, w.opcode, 0)) &&
-                   fa->kind == FAULT_ERROR) {
+        } else if ((fa = fault_of(d, &w, op)) && fa->kind == FAULT_DELAY) {
+            cqp->delay_served = true;
+            cqp->ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process, cqp);
+            emu_trace(&d->host, "cqp_wqe_delayed", "%s idx=%u by the fault plan", name, w.idx);
+            return false;
+        } else if (fa && fa->kind == FAULT_ERROR) {
             cqp_fail(&r, fa->maj, fa->min);       /* the plan's error, the op not run */
         } else {
             op->handler(d, &w, &r);
@@ -274,18 +314,14 @@ static void process_one(IrdmaDev *d)
     if (fa && fa->kind == FAULT_DROP) {
         /* The op ran; neither CQPTAIL nor the CCQ will ever say so. */
         emu_trace(&d->host, "cqp_completion_dropped", "idx=%u by the fault plan", w.idx);
-        return;
+        return true;
     }
     complete(d, w.idx, &r);
-    if (fa && fa->kind == FAULT_OICR) {
-        if (fa->criterr) {
-            pe_reg_set(d, PE_CRITERR, 0, fa->criterr);
-        }
-        intr_raise_oicr(d, fa->oicr);
+    if (fa && fa->kind == FAULT_RAISE_AE) {
+        qp_fault_ae(d, cqp_wqe_object_id(&w, op->object), fa->ae);
     }
+    return true;
 }
-
-static void process(void *opaque);
 
 /* Processing of the WQE at the tail: at once (inline timing, in batches of CQP_BUDGET), or
  * after that WQE's modelled time. */
@@ -320,7 +356,9 @@ static void process(void *opaque)
         return;
     }
     while (cqp->tail != head && n++ < batch) {
-        process_one(d);
+        if (!process_one(d)) {
+            return;
+        }
         /* A handler may have destroyed the CQP (or the device reset). */
         if (!cqp->created) {
             return;
@@ -534,11 +572,11 @@ bool cqp_arp_lookup(IrdmaDev *d, unsigned idx, uint64_t *mac)
 }
 
 static const CqpOp misc_ops[] = {
-    { CQP_OP_MANAGE_ARP, "MANAGE_ARP", op_manage_arp },
-    { CQP_OP_QUERY_RDMA_FEATURES, "QUERY_RDMA_FEATURES", op_query_rdma_features },
-    { CQP_OP_NOP, "NOP", op_nop },
-    { CQP_OP_MANAGE_STATS, "MANAGE_STATS", op_manage_stats },
-    { CQP_OP_GATHER_STATS, "GATHER_STATS", op_gather_stats },
+    { CQP_OP_MANAGE_ARP, "MANAGE_ARP", op_manage_arp, CQP_OBJ_NONE },
+    { CQP_OP_QUERY_RDMA_FEATURES, "QUERY_RDMA_FEATURES", op_query_rdma_features, CQP_OBJ_NONE },
+    { CQP_OP_NOP, "NOP", op_nop, CQP_OBJ_NONE },
+    { CQP_OP_MANAGE_STATS, "MANAGE_STATS", op_manage_stats, CQP_OBJ_NONE },
+    { CQP_OP_GATHER_STATS, "GATHER_STATS", op_gather_stats, CQP_OBJ_NONE },
 };
 
 static const CqpOpTable cqp_misc_ops = { misc_ops, G_N_ELEMENTS(misc_ops) };

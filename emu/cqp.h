@@ -32,6 +32,9 @@ void cqp_doorbell(IrdmaDev *d);
  * or -1. */
 const char *cqp_opcode_name(unsigned opcode);
 int cqp_opcode_named(const char *name);
+/* The object op @opcode acts on, and its id in WQE @w. */
+CqpObject cqp_opcode_object(unsigned opcode);
+unsigned cqp_wqe_object_id(const CqpWqe *w, CqpObject object);
 /* When the doorbell that covered WQE @w was rung: the time the driver posted it. */
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w);
 void cqp_tail_written(IrdmaDev *d, uint32_t val);

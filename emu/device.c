@@ -63,10 +63,28 @@ static void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
     d->effects.last_ns = now;
 }
 
+/* A DMA fails as an unbacked address does: when the fault plan says so, and always on a
+ * surprise-removed device, which is off the bus. */
+static bool dma_fails(IrdmaDev *d, FaultEvent ev, uint64_t gpa, size_t len)
+{
+    const FaultAction *fa = fault_check(d, ev, 0, 0);
+
+    if ((fa && fa->kind == FAULT_FAIL) || fault_removed(d)) {
+        emu_trace(&d->host, "dma_failed", "%s 0x%" G_GINT64_MODIFIER "x len=%zu: %s",
+                  ev == FAULT_ON_DMA_READ ? "read" : "write", gpa, len,
+                  fault_removed(d) ? "removed" : "by the fault plan");
+        return true;
+    }
+    return false;
+}
+
 static int rec_dma_read(void *opaque, uint64_t gpa, void *buf, size_t len)
 {
     IrdmaDev *d = opaque;
 
+    if (dma_fails(d, FAULT_ON_DMA_READ, gpa, len)) {
+        return -1;
+    }
     return d->outer.ops->dma_read(d->outer.opaque, gpa, buf, len);
 }
 
@@ -74,16 +92,46 @@ static int rec_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t len
 {
     IrdmaDev *d = opaque;
 
+    if (dma_fails(d, FAULT_ON_DMA_WRITE, gpa, len)) {
+        return -1;
+    }
     record(d, EFFECT_DMA_WRITE, gpa, len);
     return d->outer.ops->dma_write(d->outer.opaque, gpa, buf, len);
+}
+
+static void msix_send(IrdmaDev *d, unsigned vector)
+{
+    if (fault_removed(d)) {
+        return;
+    }
+    record(d, EFFECT_MSIX, vector, 0);
+    d->outer.ops->msix_notify(d->outer.opaque, vector);
+}
+
+static void msix_deferred(IrdmaDev *d, const void *payload)
+{
+    msix_send(d, *(const unsigned *)payload);
 }
 
 static void rec_msix_notify(void *opaque, unsigned vector)
 {
     IrdmaDev *d = opaque;
+    const FaultAction *fa = fault_check(d, FAULT_ON_IRQ, vector, 0);
 
-    record(d, EFFECT_MSIX, vector, 0);
-    d->outer.ops->msix_notify(d->outer.opaque, vector);
+    switch (fa ? fa->kind : FAULT_NONE) {
+    case FAULT_DROP:
+        emu_trace(&d->host, "msix_dropped", "vector %u by the fault plan", vector);
+        return;
+    case FAULT_DELAY:
+        fault_defer(d, fa, msix_deferred, &vector, sizeof(vector));
+        return;
+    case FAULT_DUPLICATE:
+        msix_send(d, vector);
+        break;
+    default:
+        break;
+    }
+    msix_send(d, vector);
 }
 
 static uint64_t rec_clock_ns(void *opaque)
@@ -111,6 +159,9 @@ static void rec_send_frame(void *opaque, const void *frame, size_t len)
 {
     IrdmaDev *d = opaque;
 
+    if (fault_removed(d)) {
+        return;
+    }
     record(d, EFFECT_FRAME, 0, len);
     d->outer.ops->send_frame(d->outer.opaque, frame, len);
 }
@@ -214,7 +265,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->ltab = ltab_new(d);
     d->roce = roce_new(d);
     d->wire = wire_new(d);
-    d->fault_log = g_string_new(NULL);
+    fault_state_init(&d->fault);
     return d;
 }
 
@@ -223,8 +274,7 @@ void irdma_dev_free(IrdmaDev *d)
     if (!d) {
         return;
     }
-    fault_plan_free(d->faults);
-    g_string_free(d->fault_log, TRUE);
+    fault_state_destroy(d);
     wire_free(d->wire);
     roce_free(d->roce);
     ltab_free(d->ltab);
@@ -261,6 +311,7 @@ static void reset_pf_state(IrdmaDev *d)
     aq_pf_reset(d->aq);
     /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
     cqp_reset(d->cqp);
+    fault_drop_deferred(d);
     wire_reset(d->wire);
     timing_reset(&d->timing);
     cqp_objects_reset(d);
@@ -272,6 +323,7 @@ static void reset_pf_state(IrdmaDev *d)
 void irdma_dev_reset(IrdmaDev *d)
 {
     emu_trace(&d->host, "dev_reset", "function reset");
+    fault_reset(d);
     reset_pf_state(d);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
@@ -293,11 +345,36 @@ void irdma_dev_core_reset(IrdmaDev *d)
 
 uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
 {
-    return emu_regfile_read(d->regs, off);
+    const FaultAction *fa = fault_check(d, FAULT_ON_REG_READ, off, 0);
+    uint32_t val;
+
+    if (fault_removed(d)) {
+        return FAULT_REMOVED_READ;
+    }
+    val = emu_regfile_read(d->regs, off);
+    if (fa && fa->kind == FAULT_CORRUPT) {
+        emu_trace(&d->host, "mmio_read_corrupted", "0x%08x: 0x%08x -> 0x%08x by the fault plan",
+                  off, val, fa->value);
+        val = fa->value;
+    }
+    return val;
 }
 
 void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
 {
+    const FaultAction *fa = fault_check(d, FAULT_ON_REG_WRITE, off, 0);
+
+    if (fault_removed(d)) {
+        return;
+    }
+    if (fa && (fa->kind == FAULT_DROP || fa->kind == FAULT_CORRUPT)) {
+        emu_trace(&d->host, "mmio_write_faulted", "0x%08x: 0x%08x %s by the fault plan", off,
+                  val, fa->kind == FAULT_DROP ? "dropped" : "replaced");
+        if (fa->kind == FAULT_DROP) {
+            return;
+        }
+        val = fa->value;
+    }
     emu_regfile_write(d->regs, off, val);
 }
 

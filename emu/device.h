@@ -13,6 +13,7 @@
 #include "event.h"
 #include "regs.h"
 #include "timing.h"
+#include "fault.h"
 
 typedef struct IrdmaDevConfig {
     uint8_t mac[6];
@@ -44,7 +45,6 @@ typedef struct PeAhs PeAhs;
 typedef struct PeLtab PeLtab;
 typedef struct RoceEngine RoceEngine;
 typedef struct Wire Wire;
-typedef struct FaultPlan FaultPlan;
 
 /* What the guest can see of the device, as a digest: every DMA write, MSI-X message and
  * frame sent, with its virtual time. Two runs that behave the same have the same digest. */
@@ -90,9 +90,8 @@ typedef struct IrdmaDev {
     uint64_t rdma_leaked;        /* RDMA objects found alive at those checks, summed */
     uint64_t qp_suspends;        /* SUSPEND_QP ops and modifies into SQD (qp.c) */
     uint64_t qp_resumes;         /* RESUME_QP ops */
-    uint64_t qp_suspend_aes;     /* suspend-complete AEs (0x900) posted */
-    FaultPlan *faults;           /* fault.c: the fault plan, or NULL */
-    GString *fault_log;          /* the faults fired, a line each */
+    uint64_t qp_suspend_aes;     /* suspend-complete AEs (0x900) raised; a plan may drop them */
+    FaultState fault;            /* fault.c: the fault plan, its log, delayed events */
     TimingStat suspend_latency;  /* SUSPEND_QP or modify to SQD posted -> its AE posted */
     TimingStat resume_latency;   /* RESUME_QP posted -> the QP running again */
 } IrdmaDev;

@@ -1,18 +1,62 @@
-/* fault.c - fault plans: parsing, triggers and the fault log (see fault.h, docs/faults.md). */
+/* fault.c - fault plans: parsing, triggers, the fault log and delayed events (see fault.h,
+ * docs/faults.md). */
 #include <stdarg.h>
 #include <string.h>
 #include "fault.h"
 #include "cqp.h"
 #include "device.h"
 #include "e810_regs.h"
+#include "ids.h"
+#include "intr.h"
+#include "pe_regs.h"
 #include "trace.h"
+#include "wqe.h"
 
 #define RULE_GROUP_PREFIX  "rule "
 #define PLAN_GROUP         "plan"
+#define START_STATE        "start"
 #define SEED_SPREAD        0x9e3779b9u     /* rule i's stream: seed + i * this */
 /* GLPE_CRITERR of "oicr pe-critical" without a value: anything but irdma's benign
  * IRDMA_Q1_RESOURCE_ERR (0x1024d), which it only warns about. */
 #define CRITERR_DEFAULT    0x00010001u
+#define DELAY_CYCLES_MAX   (1ull << 40)    /* about 23 minutes at 800 MHz */
+
+#define ACT(k)             (1u << (k))
+/* What fault_check() itself carries out, so every hook can. */
+#define ACTS_COMMON        (ACT(FAULT_NONE) | ACT(FAULT_REMOVE))
+
+/* The events of 'on =': first word (and direction), and the actions their hook carries out.
+ * oicr is left out where raising the interrupt would come back into the same hook (irq) or
+ * would run inside a DMA; raise-ae where the AE's own post would match again. */
+static const struct {
+    const char *word, *dir;
+    FaultEvent ev;
+    unsigned actions;
+} event_kinds[FAULT_EVENT_COUNT] = {
+    [FAULT_ON_CQP] = { "cqp", NULL, FAULT_ON_CQP, ACTS_COMMON | ACT(FAULT_OICR) |
+                       ACT(FAULT_ERROR) | ACT(FAULT_DROP) | ACT(FAULT_DELAY) | ACT(FAULT_RAISE_AE) },
+    [FAULT_ON_AQ] = { "aq", NULL, FAULT_ON_AQ, ACTS_COMMON | ACT(FAULT_OICR) | ACT(FAULT_ERROR) |
+                      ACT(FAULT_DELAY) },
+    [FAULT_ON_AE] = { "ae", NULL, FAULT_ON_AE, ACTS_COMMON | ACT(FAULT_OICR) | ACT(FAULT_DROP) |
+                      ACT(FAULT_DELAY) | ACT(FAULT_DUPLICATE) | ACT(FAULT_CORRUPT) },
+    [FAULT_ON_WQE] = { "wqe", NULL, FAULT_ON_WQE, ACTS_COMMON | ACT(FAULT_OICR) |
+                       ACT(FAULT_RAISE_AE) },
+    [FAULT_ON_REG_READ] = { "reg", "read", FAULT_ON_REG_READ, ACTS_COMMON | ACT(FAULT_OICR) |
+                            ACT(FAULT_CORRUPT) },
+    [FAULT_ON_REG_WRITE] = { "reg", "write", FAULT_ON_REG_WRITE, ACTS_COMMON | ACT(FAULT_OICR) |
+                             ACT(FAULT_DROP) | ACT(FAULT_CORRUPT) },
+    [FAULT_ON_DMA_READ] = { "dma", "read", FAULT_ON_DMA_READ, ACTS_COMMON | ACT(FAULT_FAIL) },
+    [FAULT_ON_DMA_WRITE] = { "dma", "write", FAULT_ON_DMA_WRITE, ACTS_COMMON | ACT(FAULT_FAIL) },
+    [FAULT_ON_IRQ] = { "irq", NULL, FAULT_ON_IRQ, ACTS_COMMON | ACT(FAULT_DROP) |
+                       ACT(FAULT_DELAY) | ACT(FAULT_DUPLICATE) },
+};
+
+static const char *const action_names[FAULT_ACTION_COUNT] = {
+    [FAULT_NONE] = "none", [FAULT_ERROR] = "error", [FAULT_DROP] = "drop",
+    [FAULT_DELAY] = "delay", [FAULT_DUPLICATE] = "duplicate", [FAULT_CORRUPT] = "corrupt",
+    [FAULT_RAISE_AE] = "raise-ae", [FAULT_OICR] = "oicr", [FAULT_REMOVE] = "remove",
+    [FAULT_FAIL] = "fail",
+};
 
 static const struct {
     const char *name;
@@ -23,17 +67,33 @@ static const struct {
     { "pe-push", PFINT_OICR_PE_PUSH_M },
 };
 
+/* corrupt FIELD VALUE: the fields, the event whose hook has them, and their widths. */
+static const struct {
+    const char *name;
+    FaultField field;
+    FaultEvent ev, ev2;
+    uint32_t max;
+} corrupt_fields[] = {
+    { "value", FAULT_FIELD_VALUE, FAULT_ON_REG_READ, FAULT_ON_REG_WRITE, G_MAXUINT32 },
+    { "code", FAULT_FIELD_CODE, FAULT_ON_AE, FAULT_ON_AE, 0xfff },
+    { "qp", FAULT_FIELD_QP, FAULT_ON_AE, FAULT_ON_AE, 0x7ffff },
+    { "state", FAULT_FIELD_STATE, FAULT_ON_AE, FAULT_ON_AE, 0xf },
+};
+
 typedef struct FaultRule {
     char *name;
     FaultEvent event;
+    bool any_code;             /* reg any, irq any, dma */
     unsigned code;
     bool any_id;
-    unsigned id;               /* AE: the QP */
+    unsigned id;               /* CQP: the QP or CQ; AE, WQE: the QP */
     FaultAction action;
     unsigned every;            /* fire on every Nth matching event (1: each) */
     double probability;        /* then with this probability */
     unsigned times;            /* at most this many times (0: no limit) */
     int after;                 /* only once rule @after has fired (-1: none) */
+    int when;                  /* only in this state (-1: any) */
+    int next_state;            /* firing moves the plan here (-1: stays) */
     GRand *rand;
     uint64_t seen, fired;
 } FaultRule;
@@ -41,7 +101,17 @@ typedef struct FaultRule {
 struct FaultPlan {
     uint32_t seed;
     GPtrArray *rules;          /* FaultRule * */
+    GPtrArray *states;         /* state names; 0 is "start" */
+    unsigned state;
 };
+
+typedef struct FaultDeferred {
+    IrdmaDev *d;
+    EmuEvent *ev;
+    FaultDeferredFn fn;
+    GList link;                /* in FaultState.deferred */
+    uint8_t payload[FAULT_DEFERRED_MAX];
+} FaultDeferred;
 
 G_DEFINE_QUARK(irdma-fault-error-quark, fault_error)
 
@@ -58,6 +128,7 @@ void fault_plan_free(FaultPlan *plan)
 {
     if (plan) {
         g_ptr_array_free(plan->rules, TRUE);
+        g_ptr_array_free(plan->states, TRUE);
         g_free(plan);
     }
 }
@@ -70,6 +141,7 @@ void fault_plan_rewind(FaultPlan *plan)
         g_rand_set_seed(r->rand, plan->seed + i * SEED_SPREAD);
         r->seen = r->fired = 0;
     }
+    plan->state = 0;
 }
 
 /* --- parsing --- */
@@ -167,95 +239,270 @@ static unsigned split_words(const char *val, GStrv *all, char **words, unsigned 
     return n;
 }
 
-/* on = cqp NAME|OPCODE  |  ae CODE [qp=N] */
+/* NAME=N with N at most @max, into @id. */
+static bool parse_keyed(const char *word, const char *name, unsigned max, unsigned *id)
+{
+    size_t n = strlen(name);
+
+    return !strncmp(word, name, n) && word[n] == '=' && parse_uint(word + n + 1, max, id);
+}
+
+/* on = cqp NAME|OPCODE [qp=N|cq=N] | aq OPCODE | ae CODE [qp=N] | wqe NAME|OPCODE [qp=N] |
+ *      reg read|write OFFSET|any | dma read|write | irq VECTOR|any */
 static bool parse_on(const ParseCtx *c, const char *val, FaultRule *r)
 {
     g_auto(GStrv) all = NULL;
-    char *words[3];
-    unsigned n = split_words(val, &all, words, G_N_ELEMENTS(words));
+    char *w[4];
+    unsigned n = split_words(val, &all, w, G_N_ELEMENTS(w));
+    int named;
 
     r->any_id = true;
-    if (n == 2 && !strcmp(words[0], "cqp")) {
-        int op = cqp_opcode_named(words[1]);
+    for (unsigned e = 0; e < FAULT_EVENT_COUNT && n; e++) {
+        if (strcmp(w[0], event_kinds[e].word) ||
+            (event_kinds[e].dir && (n < 2 || strcmp(w[1], event_kinds[e].dir)))) {
+            continue;
+        }
+        r->event = e;
+        switch (r->event) {
+        case FAULT_ON_CQP: {
+            const char *obj;
 
-        r->event = FAULT_ON_CQP;
-        if (op >= 0) {
-            r->code = op;
-            return true;
-        }
-        if (parse_uint(words[1], 0xff, &r->code) && cqp_opcode_name(r->code)) {
-            return true;
-        }
-        return fail_at(c, "on", "'%s' is no CQP opcode the device implements", words[1]);
-    }
-    if ((n == 2 || n == 3) && !strcmp(words[0], "ae")) {
-        r->event = FAULT_ON_AE;
-        if (!parse_uint(words[1], 0xfff, &r->code)) {
-            return fail_at(c, "on", "'%s' is no AE code (0 to 0xfff)", words[1]);
-        }
-        if (n == 3) {
-            if (!g_str_has_prefix(words[2], "qp=") || !parse_uint(words[2] + 3, 0x3ffff, &r->id)) {
-                return fail_at(c, "on", "'%s' is not qp=N", words[2]);
+            if (n < 2 || n > 3) {
+                break;
+            }
+            named = cqp_opcode_named(w[1]);
+            if (named >= 0) {
+                r->code = named;
+            } else if (!parse_uint(w[1], 0xff, &r->code) || !cqp_opcode_name(r->code)) {
+                return fail_at(c, "on", "'%s' is no CQP opcode the device implements", w[1]);
+            }
+            if (n == 2) {
+                return true;
+            }
+            obj = cqp_opcode_object(r->code) == CQP_OBJ_QP ? "qp" :
+                  cqp_opcode_object(r->code) == CQP_OBJ_CQ ? "cq" : NULL;
+            if (!obj || !parse_keyed(w[2], obj, 0xffffff, &r->id)) {
+                return fail_at(c, "on", "'%s': %s names %s", w[2], cqp_opcode_name(r->code),
+                               obj ? (obj[0] == 'q' ? "a QP (qp=N)" : "a CQ (cq=N)") :
+                                     "no QP or CQ");
             }
             r->any_id = false;
+            return true;
         }
-        return true;
+        case FAULT_ON_AQ:
+            if (n != 2 || !parse_uint(w[1], 0xffff, &r->code)) {
+                return fail_at(c, "on", "'%s' is not 'aq OPCODE' (0 to 0xffff)", val);
+            }
+            return true;
+        case FAULT_ON_AE:
+        case FAULT_ON_WQE:
+            if (n < 2 || n > 3) {
+                break;
+            }
+            named = r->event == FAULT_ON_WQE ? sq_opcode_named(w[1]) : -1;
+            if (named >= 0) {
+                r->code = named;
+            } else if (r->event == FAULT_ON_AE ? !parse_uint(w[1], 0xfff, &r->code) :
+                       !parse_uint(w[1], 0x3f, &r->code) || !sq_opcode_name(r->code)) {
+                return fail_at(c, "on", "'%s' is no %s", w[1], r->event == FAULT_ON_AE ?
+                               "AE code (0 to 0xfff)" : "SQ WQE opcode (RDMA_WRITE, SEND, ...)");
+            }
+            if (n == 3) {
+                if (!parse_keyed(w[2], "qp", 0x3ffff, &r->id)) {
+                    return fail_at(c, "on", "'%s' is not qp=N", w[2]);
+                }
+                r->any_id = false;
+            }
+            return true;
+        case FAULT_ON_REG_READ:
+        case FAULT_ON_REG_WRITE:
+            if (n != 3) {
+                break;
+            }
+            r->any_code = !strcmp(w[2], "any");
+            if (!r->any_code && (!parse_uint(w[2], IRDMA_BAR0_SIZE - 4, &r->code) ||
+                                 r->code % 4)) {
+                return fail_at(c, "on", "'%s' is no BAR0 register offset (4-aligned, below "
+                               "0x%x) nor 'any'", w[2], IRDMA_BAR0_SIZE);
+            }
+            return true;
+        case FAULT_ON_DMA_READ:
+        case FAULT_ON_DMA_WRITE:
+            if (n != 2) {
+                break;
+            }
+            r->any_code = true;
+            return true;
+        case FAULT_ON_IRQ:
+            if (n != 2) {
+                break;
+            }
+            r->any_code = !strcmp(w[1], "any");
+            if (!r->any_code && !parse_uint(w[1], IRDMA_MSIX_VECTORS_MAX - 1, &r->code)) {
+                return fail_at(c, "on", "'%s' is no MSI-X vector (0 to %u) nor 'any'", w[1],
+                               IRDMA_MSIX_VECTORS_MAX - 1);
+            }
+            return true;
+        case FAULT_EVENT_COUNT:
+            break;
+        }
+        break;
     }
-    return fail_at(c, "on", "'%s' is not 'cqp OPCODE' or 'ae CODE [qp=N]'", val);
+    return fail_at(c, "on", "'%s' is none of: cqp OPCODE [qp=N|cq=N], aq OPCODE, ae CODE "
+                   "[qp=N], wqe OPCODE [qp=N], reg read|write OFFSET|any, dma read|write, "
+                   "irq VECTOR|any", val);
 }
 
-/* action = error MAJ MIN  |  drop */
+static bool parse_error(const ParseCtx *c, const char *val, char **w, unsigned n, FaultRule *r)
+{
+    unsigned maj, min = 0;
+
+    if (r->event == FAULT_ON_AQ) {
+        if (n != 2 || !parse_uint(w[1], 0xff, &maj) || maj == 0) {
+            return fail_at(c, "action", "'%s' is not 'error RETVAL' (an AQ return code, 1 to "
+                           "0xff)", val);
+        }
+    } else if (n != 3 || !parse_uint(w[1], 0xffff, &maj) || maj == 0 ||
+               !parse_uint(w[2], 0xffff, &min)) {
+        return fail_at(c, "action", "'%s' is not 'error MAJOR MINOR' (major 1 to 0xffff, "
+                       "minor 0 to 0xffff)", val);
+    }
+    r->action.maj = maj;
+    r->action.min = min;
+    return true;
+}
+
+static bool parse_oicr(const ParseCtx *c, char **w, unsigned n, FaultRule *r)
+{
+    size_t i = 0;
+
+    while (n >= 2 && i < G_N_ELEMENTS(oicr_causes) && strcmp(w[1], oicr_causes[i].name)) {
+        i++;
+    }
+    if (n < 2 || n > 3 || i == G_N_ELEMENTS(oicr_causes)) {
+        return fail_at(c, "action", "not 'oicr CAUSE' with a cause of hmc-error, "
+                       "pe-critical [VALUE], pe-push");
+    }
+    r->action.oicr = oicr_causes[i].cause;
+    if (oicr_causes[i].cause == PFINT_OICR_PE_CRITERR_M) {
+        r->action.criterr = CRITERR_DEFAULT;
+        if (n == 3 && !parse_uint(w[2], G_MAXUINT32, &r->action.criterr)) {
+            return fail_at(c, "action", "'%s' is not a GLPE_CRITERR value", w[2]);
+        }
+    } else if (n == 3) {
+        return fail_at(c, "action", "only pe-critical takes a value");
+    }
+    return true;
+}
+
+static bool parse_corrupt(const ParseCtx *c, const char *val, char **w, unsigned n,
+                          FaultRule *r)
+{
+    for (size_t i = 0; n == 3 && i < G_N_ELEMENTS(corrupt_fields); i++) {
+        if (strcmp(w[1], corrupt_fields[i].name)) {
+            continue;
+        }
+        if (r->event != corrupt_fields[i].ev && r->event != corrupt_fields[i].ev2) {
+            return fail_at(c, "action", "'%s': field %s is not one of this event's "
+                           "(ae: code, qp, state; reg: value)", val, w[1]);
+        }
+        if (!parse_uint(w[2], corrupt_fields[i].max, &r->action.value)) {
+            return fail_at(c, "action", "'%s': %s is 0 to 0x%x", val, w[1],
+                           corrupt_fields[i].max);
+        }
+        r->action.field = corrupt_fields[i].field;
+        return true;
+    }
+    return fail_at(c, "action", "'%s' is not 'corrupt FIELD VALUE' (ae: code, qp, state; "
+                   "reg: value)", val);
+}
+
+/* action = none | error ... | drop | delay CYCLES | duplicate | corrupt FIELD VALUE |
+ *          raise-ae CODE | oicr CAUSE [VALUE] | remove | fail */
 static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
 {
     g_auto(GStrv) all = NULL;
-    char *words[3];
-    unsigned n = split_words(val, &all, words, G_N_ELEMENTS(words)), maj, min;
+    char *w[4];
+    unsigned n = split_words(val, &all, w, G_N_ELEMENTS(w)), k = 0, v;
+    const char *on = event_kinds[r->event].word;
+    guint64 cycles;
+    char *end;
 
-    if (n == 1 && !strcmp(words[0], "drop")) {
-        r->action.kind = FAULT_DROP;
-        return true;
+    while (n && k < FAULT_ACTION_COUNT && strcmp(w[0], action_names[k])) {
+        k++;
     }
-    if (n == 3 && !strcmp(words[0], "error")) {
-        if (r->event != FAULT_ON_CQP) {
-            return fail_at(c, "action", "error applies to 'on = cqp ...' rules");
-        }
-        if (!parse_uint(words[1], 0xffff, &maj) || maj == 0 ||
-            !parse_uint(words[2], 0xffff, &min)) {
-            return fail_at(c, "action", "'%s': the major code is 1 to 0xffff, the minor 0 to "
-                           "0xffff", val);
-        }
-        r->action = (FaultAction) { .kind = FAULT_ERROR, .maj = maj, .min = min };
-        return true;
+    if (!n || k == FAULT_ACTION_COUNT) {
+        return fail_at(c, "action", "'%s' is no action (none, error, drop, delay, duplicate, "
+                       "corrupt, raise-ae, oicr, remove, fail)", val);
     }
-    if ((n == 2 || n == 3) && !strcmp(words[0], "oicr")) {
-        size_t i = 0;
+    if (!(event_kinds[r->event].actions & ACT(k))) {
+        return fail_at(c, "action", "%s does not apply to 'on = %s%s%s' (docs/faults.md lists "
+                       "what does)", action_names[k], on, event_kinds[r->event].dir ? " " : "",
+                       event_kinds[r->event].dir ? event_kinds[r->event].dir : "");
+    }
+    r->action.kind = k;
+    switch (r->action.kind) {
+    case FAULT_ERROR:
+        return parse_error(c, val, w, n, r);
+    case FAULT_DELAY:
+        cycles = n == 2 ? g_ascii_strtoull(w[1], &end, 0) : 0;
+        if (n != 2 || *end || cycles == 0 || cycles > DELAY_CYCLES_MAX) {
+            return fail_at(c, "action", "'%s' is not 'delay CYCLES' (1 to %llu device clock "
+                           "cycles)", val, DELAY_CYCLES_MAX);
+        }
+        r->action.delay_cycles = cycles;
+        return true;
+    case FAULT_CORRUPT:
+        return parse_corrupt(c, val, w, n, r);
+    case FAULT_RAISE_AE:
+        if (n != 2 || !parse_uint(w[1], 0xfff, &v)) {
+            return fail_at(c, "action", "'%s' is not 'raise-ae CODE' (0 to 0xfff)", val);
+        }
+        if (r->event == FAULT_ON_CQP && cqp_opcode_object(r->code) != CQP_OBJ_QP) {
+            return fail_at(c, "action", "raise-ae needs a QP: %s names none",
+                           cqp_opcode_name(r->code));
+        }
+        r->action.ae = v;
+        return true;
+    case FAULT_OICR:
+        return parse_oicr(c, w, n, r);
+    case FAULT_NONE:
+    case FAULT_DROP:
+    case FAULT_DUPLICATE:
+    case FAULT_REMOVE:
+    case FAULT_FAIL:
+        if (n != 1) {
+            return fail_at(c, "action", "'%s': %s takes nothing after it", val, w[0]);
+        }
+        return true;
+    case FAULT_ACTION_COUNT:
+        break;
+    }
+    return false;
+}
 
-        while (i < G_N_ELEMENTS(oicr_causes) && strcmp(words[1], oicr_causes[i].name)) {
-            i++;
+/* The index of state @name, added if new; -1 if @name is no state name. */
+static int state_index(FaultPlan *plan, const char *name)
+{
+    for (const char *p = name; *p; p++) {
+        if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_') {
+            return -1;
         }
-        if (r->event != FAULT_ON_CQP) {
-            return fail_at(c, "action", "oicr applies to 'on = cqp ...' rules");
-        }
-        if (i == G_N_ELEMENTS(oicr_causes)) {
-            return fail_at(c, "action", "'%s' is no OICR cause (hmc-error, pe-critical, "
-                           "pe-push)", words[1]);
-        }
-        r->action = (FaultAction) { .kind = FAULT_OICR, .oicr = oicr_causes[i].cause };
-        if (oicr_causes[i].cause == PFINT_OICR_PE_CRITERR_M) {
-            r->action.criterr = CRITERR_DEFAULT;
-            if (n == 3 && !parse_uint(words[2], G_MAXUINT32, &r->action.criterr)) {
-                return fail_at(c, "action", "'%s' is not a GLPE_CRITERR value", words[2]);
-            }
-        } else if (n == 3) {
-            return fail_at(c, "action", "only pe-critical takes a value");
-        }
-        return true;
     }
-    return fail_at(c, "action", "'%s' is not 'error MAJOR MINOR', 'drop' or 'oicr CAUSE'", val);
+    if (!*name) {
+        return -1;
+    }
+    for (unsigned i = 0; i < plan->states->len; i++) {
+        if (!strcmp(g_ptr_array_index(plan->states, i), name)) {
+            return i;
+        }
+    }
+    g_ptr_array_add(plan->states, g_strdup(name));
+    return plan->states->len - 1;
 }
 
 static const char *const rule_keys[] = { "on", "action", "once", "every", "probability",
-                                         "times", "after" };
+                                         "times", "after", "when", "state" };
 
 static bool parse_rule(const ParseCtx *c, GKeyFile *kf, FaultPlan *plan, FaultRule *r)
 {
@@ -267,6 +514,8 @@ static bool parse_rule(const ParseCtx *c, GKeyFile *kf, FaultPlan *plan, FaultRu
     g_autofree char *prob = g_key_file_get_value(kf, c->group, "probability", NULL);
     g_autofree char *times = g_key_file_get_value(kf, c->group, "times", NULL);
     g_autofree char *after = g_key_file_get_value(kf, c->group, "after", NULL);
+    g_autofree char *when = g_key_file_get_value(kf, c->group, "when", NULL);
+    g_autofree char *state = g_key_file_get_value(kf, c->group, "state", NULL);
     char *end;
 
     for (unsigned i = 0; keys && keys[i]; i++) {
@@ -277,7 +526,7 @@ static bool parse_rule(const ParseCtx *c, GKeyFile *kf, FaultPlan *plan, FaultRu
         }
         if (!known) {
             return fail_at(c, keys[i], "unknown key (on, action, once, every, probability, "
-                           "times, after)");
+                           "times, after, when, state)");
         }
     }
     if (!on || !action) {
@@ -288,7 +537,7 @@ static bool parse_rule(const ParseCtx *c, GKeyFile *kf, FaultPlan *plan, FaultRu
     }
     r->every = 1;
     r->probability = 1.0;
-    r->after = -1;
+    r->after = r->when = r->next_state = -1;
     if (once) {
         if (strcmp(once, "true") && strcmp(once, "false")) {
             return fail_at(c, "once", "'%s' is not true or false", once);
@@ -317,6 +566,33 @@ static bool parse_rule(const ParseCtx *c, GKeyFile *kf, FaultPlan *plan, FaultRu
             return fail_at(c, "after", "no rule '%s' before this one", after);
         }
     }
+    if (when && (r->when = state_index(plan, when)) < 0) {
+        return fail_at(c, "when", "'%s' is no state name (letters, digits, - and _)", when);
+    }
+    if (state && (r->next_state = state_index(plan, state)) < 0) {
+        return fail_at(c, "state", "'%s' is no state name (letters, digits, - and _)", state);
+    }
+    return true;
+}
+
+/* Every state a rule waits for is the start or one some rule enters. */
+static bool states_reachable(const ParseCtx *c0, FaultPlan *plan)
+{
+    for (unsigned i = 0; i < plan->rules->len; i++) {
+        FaultRule *r = g_ptr_array_index(plan->rules, i);
+        bool entered = r->when <= 0;
+        g_autofree char *group = g_strconcat(RULE_GROUP_PREFIX, r->name, NULL);
+        ParseCtx c = *c0;
+
+        for (unsigned j = 0; j < plan->rules->len && !entered; j++) {
+            entered = ((FaultRule *)g_ptr_array_index(plan->rules, j))->next_state == r->when;
+        }
+        if (!entered) {
+            c.group = group;
+            return fail_at(&c, "when", "no rule enters state '%s'",
+                           (char *)g_ptr_array_index(plan->states, r->when));
+        }
+    }
     return true;
 }
 
@@ -340,6 +616,8 @@ FaultPlan *fault_plan_parse(const char *text, const char *source, GError **errp)
     }
     plan = g_new0(FaultPlan, 1);
     plan->rules = g_ptr_array_new_with_free_func(rule_free);
+    plan->states = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(plan->states, g_strdup(START_STATE));
     groups = g_key_file_get_groups(kf, NULL);
     for (unsigned i = 0; groups[i]; i++) {
         c.group = groups[i];
@@ -373,6 +651,9 @@ FaultPlan *fault_plan_parse(const char *text, const char *source, GError **errp)
             goto fail;
         }
     }
+    if (!states_reachable(&c, plan)) {
+        goto fail;
+    }
     plan->seed = seed;
     fault_plan_rewind(plan);
     return plan;
@@ -394,51 +675,162 @@ FaultPlan *fault_plan_load(const char *path, GError **errp)
 
 /* --- at run time --- */
 
+void fault_state_init(FaultState *fs)
+{
+    fs->plan = NULL;
+    fs->log = g_string_new(NULL);
+    g_queue_init(&fs->deferred);
+    fs->removed = false;
+}
+
+void fault_drop_deferred(IrdmaDev *d)
+{
+    GList *l;
+
+    while ((l = g_queue_pop_head_link(&d->fault.deferred))) {
+        FaultDeferred *fd = l->data;
+
+        emu_event_cancel(&d->events, fd->ev);
+        g_free(fd);
+    }
+}
+
+void fault_state_destroy(IrdmaDev *d)
+{
+    fault_drop_deferred(d);
+    fault_plan_free(d->fault.plan);
+    g_string_free(d->fault.log, TRUE);
+}
+
 void fault_set_plan(IrdmaDev *d, FaultPlan *plan)
 {
-    fault_plan_free(d->faults);
-    d->faults = plan;
-    g_string_truncate(d->fault_log, 0);
+    fault_reset(d);
+    fault_plan_free(d->fault.plan);
+    d->fault.plan = plan;
+    g_string_truncate(d->fault.log, 0);
+}
+
+void fault_reset(IrdmaDev *d)
+{
+    fault_drop_deferred(d);
+    if (d->fault.removed) {
+        emu_trace(&d->host, "fault_reinserted", "the device answers again");
+    }
+    d->fault.removed = false;
+}
+
+bool fault_removed(const IrdmaDev *d)
+{
+    return d->fault.removed;
 }
 
 static bool matches(const FaultRule *r, FaultEvent ev, unsigned code, unsigned id)
 {
-    return r->event == ev && r->code == code && (r->any_id || r->id == id);
+    return r->event == ev && (r->any_code || r->code == code) && (r->any_id || r->id == id);
 }
 
+/* Only events the rule is active for (its 'after' rule fired, the plan in its 'when' state)
+ * count towards 'every'. */
 static bool triggers(const FaultPlan *plan, FaultRule *r)
 {
-    r->seen++;
-    if (r->after >= 0 && !((FaultRule *)g_ptr_array_index(plan->rules, r->after))->fired) {
+    if ((r->after >= 0 && !((FaultRule *)g_ptr_array_index(plan->rules, r->after))->fired) ||
+        (r->when >= 0 && (unsigned)r->when != plan->state)) {
         return false;
     }
+    r->seen++;
     if ((r->times && r->fired >= r->times) || r->seen % r->every) {
         return false;
     }
     return r->probability >= 1.0 || g_rand_double(r->rand) < r->probability;
 }
 
-static void log_fired(IrdmaDev *d, const FaultRule *r, unsigned code, unsigned id)
+static char *describe_event(const FaultRule *r, unsigned code, unsigned id)
+{
+    CqpObject obj;
+
+    switch (r->event) {
+    case FAULT_ON_CQP:
+        obj = cqp_opcode_object(code);
+        return obj == CQP_OBJ_NONE ?
+            g_strdup_printf("cqp 0x%02x %s", code, cqp_opcode_name(code)) :
+            g_strdup_printf("cqp 0x%02x %s %s=%u", code, cqp_opcode_name(code),
+                            obj == CQP_OBJ_QP ? "qp" : "cq", id);
+    case FAULT_ON_AQ:
+        return g_strdup_printf("aq 0x%04x", code);
+    case FAULT_ON_AE:
+        return g_strdup_printf("ae 0x%03x qp=%u", code, id);
+    case FAULT_ON_WQE:
+        return g_strdup_printf("wqe 0x%02x %s qp=%u", code, sq_opcode_name(code), id);
+    case FAULT_ON_REG_READ:
+    case FAULT_ON_REG_WRITE:
+        return g_strdup_printf("reg %s 0x%08x", event_kinds[r->event].dir, code);
+    case FAULT_ON_IRQ:
+        return g_strdup_printf("irq %u", code);
+    case FAULT_ON_DMA_READ:
+    case FAULT_ON_DMA_WRITE:
+    case FAULT_EVENT_COUNT:
+        break;
+    }
+    return g_strdup_printf("dma %s", event_kinds[r->event].dir);
+}
+
+static char *describe_action(const FaultRule *r)
+{
+    const FaultAction *a = &r->action;
+
+    switch (a->kind) {
+    case FAULT_ERROR:
+        return r->event == FAULT_ON_AQ ? g_strdup_printf("error 0x%02x", a->maj) :
+               g_strdup_printf("error 0x%04x 0x%04x", a->maj, a->min);
+    case FAULT_DELAY:
+        return g_strdup_printf("delay %" G_GUINT64_FORMAT, a->delay_cycles);
+    case FAULT_CORRUPT:
+        for (size_t i = 0; i < G_N_ELEMENTS(corrupt_fields); i++) {
+            if (corrupt_fields[i].field == a->field) {
+                return g_strdup_printf("corrupt %s 0x%x", corrupt_fields[i].name, a->value);
+            }
+        }
+        break;
+    case FAULT_RAISE_AE:
+        return g_strdup_printf("raise-ae 0x%03x", a->ae);
+    case FAULT_OICR:
+        return g_strdup_printf("oicr 0x%08x criterr 0x%08x", a->oicr, a->criterr);
+    default:
+        break;
+    }
+    return g_strdup(action_names[a->kind]);
+}
+
+static void log_fired(IrdmaDev *d, const FaultPlan *plan, const FaultRule *r, unsigned code,
+                      unsigned id)
 {
     uint64_t now = d->host.ops->clock_ns(d->host.opaque);
-    g_autofree char *event = r->event == FAULT_ON_CQP ?
-        g_strdup_printf("cqp 0x%02x %s", code, cqp_opcode_name(code)) :
-        g_strdup_printf("ae 0x%03x qp=%u", code, id);
-    g_autofree char *action =
-        r->action.kind == FAULT_ERROR ?
-            g_strdup_printf("error 0x%04x 0x%04x", r->action.maj, r->action.min) :
-        r->action.kind == FAULT_OICR ?
-            g_strdup_printf("oicr 0x%08x criterr 0x%08x", r->action.oicr, r->action.criterr) :
-            g_strdup("drop");
+    g_autofree char *event = describe_event(r, code, id);
+    g_autofree char *action = describe_action(r);
+    g_autofree char *state = r->next_state < 0 ? g_strdup("") :
+        g_strdup_printf(" -> %s", (char *)g_ptr_array_index(plan->states, r->next_state));
 
-    g_string_append_printf(d->fault_log, "%" G_GUINT64_FORMAT " %s %s %s\n", now, r->name, event,
-                           action);
-    emu_trace(&d->host, "fault_fired", "rule %s: %s -> %s", r->name, event, action);
+    g_string_append_printf(d->fault.log, "%" G_GUINT64_FORMAT " %s %s %s%s\n", now, r->name,
+                           event, action, state);
+    emu_trace(&d->host, "fault_fired", "rule %s: %s -> %s%s", r->name, event, action, state);
+}
+
+/* The actions that do not depend on the event: the device's, not the hook's. */
+static void apply_common(IrdmaDev *d, const FaultAction *a)
+{
+    if (a->kind == FAULT_REMOVE) {
+        d->fault.removed = true;
+    } else if (a->kind == FAULT_OICR) {
+        if (a->criterr) {
+            pe_reg_set(d, PE_CRITERR, 0, a->criterr);
+        }
+        intr_raise_oicr(d, a->oicr);
+    }
 }
 
 const FaultAction *fault_check(IrdmaDev *d, FaultEvent ev, unsigned code, unsigned id)
 {
-    FaultPlan *plan = d->faults;
+    FaultPlan *plan = d->fault.plan;
 
     if (!plan) {
         return NULL;
@@ -448,7 +840,11 @@ const FaultAction *fault_check(IrdmaDev *d, FaultEvent ev, unsigned code, unsign
 
         if (matches(r, ev, code, id) && triggers(plan, r)) {
             r->fired++;
-            log_fired(d, r, code, id);
+            if (r->next_state >= 0) {
+                plan->state = r->next_state;
+            }
+            log_fired(d, plan, r, code, id);
+            apply_common(d, &r->action);
             return &r->action;
         }
     }
@@ -457,5 +853,34 @@ const FaultAction *fault_check(IrdmaDev *d, FaultEvent ev, unsigned code, unsign
 
 const char *fault_log(IrdmaDev *d)
 {
-    return d->fault_log->str;
+    return d->fault.log->str;
+}
+
+uint64_t fault_delay_ns(IrdmaDev *d, const FaultAction *fa)
+{
+    return timing_cycles_ns(&d->timing, fa->delay_cycles);
+}
+
+static void deferred_run(void *arg)
+{
+    FaultDeferred *fd = arg;
+    IrdmaDev *d = fd->d;
+
+    g_queue_unlink(&d->fault.deferred, &fd->link);
+    fd->fn(d, fd->payload);
+    g_free(fd);
+}
+
+void fault_defer(IrdmaDev *d, const FaultAction *fa, FaultDeferredFn fn, const void *payload,
+                 size_t len)
+{
+    FaultDeferred *fd = g_new0(FaultDeferred, 1);
+
+    /* Fixed-size records (an AEQ entry, a vector), checked where they are defined. */
+    memcpy(fd->payload, payload, MIN(len, sizeof(fd->payload)));
+    fd->d = d;
+    fd->fn = fn;
+    fd->link.data = fd;
+    g_queue_push_tail_link(&d->fault.deferred, &fd->link);
+    fd->ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), deferred_run, fd);
 }

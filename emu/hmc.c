@@ -396,10 +396,10 @@ static void op_shmc_pages_allocated(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp hmc_ops[] = {
-    { CQP_OP_UPDATE_PE_SDS, "UPDATE_PE_SDS", op_update_pe_sds },
-    { CQP_OP_QUERY_FPM_VAL, "QUERY_FPM_VAL", op_query_fpm_val },
-    { CQP_OP_COMMIT_FPM_VAL, "COMMIT_FPM_VAL", op_commit_fpm_val },
-    { CQP_OP_SHMC_PAGES_ALLOCATED, "SHMC_PAGES_ALLOCATED", op_shmc_pages_allocated },
+    { CQP_OP_UPDATE_PE_SDS, "UPDATE_PE_SDS", op_update_pe_sds, CQP_OBJ_NONE },
+    { CQP_OP_QUERY_FPM_VAL, "QUERY_FPM_VAL", op_query_fpm_val, CQP_OBJ_NONE },
+    { CQP_OP_COMMIT_FPM_VAL, "COMMIT_FPM_VAL", op_commit_fpm_val, CQP_OBJ_NONE },
+    { CQP_OP_SHMC_PAGES_ALLOCATED, "SHMC_PAGES_ALLOCATED", op_shmc_pages_allocated, CQP_OBJ_NONE },
 };
 
 const CqpOpTable hmc_cqp_ops = { hmc_ops, G_N_ELEMENTS(hmc_ops) };

@@ -348,9 +348,9 @@ static void op_dealloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp mr_ops[] = {
-    { CQP_OP_ALLOC_STAG, "ALLOC_STAG", op_alloc_stag },
-    { CQP_OP_REG_MR, "REG_MR", op_reg_mr },
-    { CQP_OP_DEALLOC_STAG, "DEALLOC_STAG", op_dealloc_stag },
+    { CQP_OP_ALLOC_STAG, "ALLOC_STAG", op_alloc_stag, CQP_OBJ_NONE },
+    { CQP_OP_REG_MR, "REG_MR", op_reg_mr, CQP_OBJ_NONE },
+    { CQP_OP_DEALLOC_STAG, "DEALLOC_STAG", op_dealloc_stag, CQP_OBJ_NONE },
 };
 
 const CqpOpTable mr_cqp_ops = { mr_ops, G_N_ELEMENTS(mr_ops) };

@@ -53,10 +53,18 @@ static inline void cqp_fail(CqpResult *r, uint16_t maj, uint16_t min)
 
 typedef void (*CqpHandler)(IrdmaDev *d, const CqpWqe *w, CqpResult *r);
 
+/* The object a CQP op acts on, named by the id in its header (fault plans match on it). */
+typedef enum CqpObject {
+    CQP_OBJ_NONE,
+    CQP_OBJ_QP,                  /* CQPWQE_QP_ID */
+    CQP_OBJ_CQ,                  /* CQPWQE_CQ_ID */
+} CqpObject;
+
 typedef struct CqpOp {
     uint8_t opcode;
     const char *name;
     CqpHandler handler;
+    CqpObject object;
 } CqpOp;
 
 typedef struct CqpOpTable {

@@ -265,24 +265,70 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
 }
 
 /* Post an AEQE about @qp with IWSTATE @state. */
+/* An AEQE with what its trace says (a fault-plan delay keeps it for later). */
+typedef struct AePost {
+    AeqEntry e;
+    uint32_t qp;
+    uint16_t code;
+    uint8_t src;
+} AePost;
+G_STATIC_ASSERT(sizeof(AePost) <= FAULT_DEFERRED_MAX);
+
+static void aeq_post(IrdmaDev *d, const AePost *a)
+{
+    bool ok = eqs_aeq_post(d, &a->e);
+
+    emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u %s", a->qp, a->code, a->src,
+              ok ? "posted" : "dropped");
+}
+
+static void aeq_post_deferred(IrdmaDev *d, const void *payload)
+{
+    aeq_post(d, payload);
+}
+
 static void post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src, unsigned state)
 {
-    AeqEntry e = {
+    const FaultAction *fa = fault_check(d, FAULT_ON_AE, code, qp->id);
+    AePost a = { .qp = qp->id, .code = code, .src = src };
+
+    if (fa && fa->kind == FAULT_CORRUPT) {
+        a.code = fa->field == FAULT_FIELD_CODE ? fa->value : a.code;
+        a.qp = fa->field == FAULT_FIELD_QP ? fa->value : a.qp;
+        state = fa->field == FAULT_FIELD_STATE ? fa->value : state;
+    }
+    a.e = (AeqEntry) {
         .ctx = qp->compl_ctx,
-        .info = pe_prep(AEQE_QPCQID_LOW, qp->id) | pe_prep(AEQE_QPCQID_HI, qp->id >> 18) |
-                pe_prep(AEQE_AECODE, code) | pe_prep(AEQE_AESRC, src) |
+        .info = pe_prep(AEQE_QPCQID_LOW, a.qp) | pe_prep(AEQE_QPCQID_HI, a.qp >> 18) |
+                pe_prep(AEQE_AECODE, a.code) | pe_prep(AEQE_AESRC, src) |
                 pe_prep(AEQE_IWSTATE, state),
     };
-    bool ok;
-
-    if (fault_check(d, FAULT_ON_AE, code, qp->id)) {
+    switch (fa ? fa->kind : FAULT_NONE) {
+    case FAULT_DROP:
         emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u dropped by the fault plan",
                   qp->id, code, src);
         return;
+    case FAULT_DELAY:
+        fault_defer(d, fa, aeq_post_deferred, &a, sizeof(a));
+        return;
+    case FAULT_DUPLICATE:
+        aeq_post(d, &a);
+        break;
+    default:
+        break;
     }
-    ok = eqs_aeq_post(d, &e);
-    emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u %s", qp->id, code, src,
-              ok ? "posted" : "dropped");
+    aeq_post(d, &a);
+}
+
+void qp_fault_ae(IrdmaDev *d, uint32_t id, unsigned code)
+{
+    const PeQp *qp = lookup(d, id);
+
+    if (!qp) {
+        emu_trace(&d->host, "qp_fault_ae_no_qp", "qp=%u ae=0x%03x: no such QP", id, code);
+        return;
+    }
+    post_ae(d, qp, code, AE_SOURCE_RSVD, qp->state);
 }
 
 void qp_ae(IrdmaDev *d, PeQp *qp, unsigned code, unsigned src, bool fatal)
@@ -577,12 +623,12 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp qp_ops[] = {
-    { CQP_OP_CREATE_QP, "CREATE_QP", op_create_qp },
-    { CQP_OP_MODIFY_QP, "MODIFY_QP", op_modify_qp },
-    { CQP_OP_DESTROY_QP, "DESTROY_QP", op_destroy_qp },
-    { CQP_OP_FLUSH_WQES, "FLUSH_WQES", op_flush_wqes },
-    { CQP_OP_SUSPEND_QP, "SUSPEND_QP", op_suspend_qp },
-    { CQP_OP_RESUME_QP, "RESUME_QP", op_resume_qp },
+    { CQP_OP_CREATE_QP, "CREATE_QP", op_create_qp, CQP_OBJ_QP },
+    { CQP_OP_MODIFY_QP, "MODIFY_QP", op_modify_qp, CQP_OBJ_QP },
+    { CQP_OP_DESTROY_QP, "DESTROY_QP", op_destroy_qp, CQP_OBJ_QP },
+    { CQP_OP_FLUSH_WQES, "FLUSH_WQES", op_flush_wqes, CQP_OBJ_QP },
+    { CQP_OP_SUSPEND_QP, "SUSPEND_QP", op_suspend_qp, CQP_OBJ_QP },
+    { CQP_OP_RESUME_QP, "RESUME_QP", op_resume_qp, CQP_OBJ_QP },
 };
 
 const CqpOpTable qp_cqp_ops = { qp_ops, G_N_ELEMENTS(qp_ops) };

@@ -126,6 +126,8 @@ PeQp *qp_lookup_mut(IrdmaDev *d, uint32_t id);
 /* Post an AEQE about @qp; @fatal errors also stop the QP (the driver then moves it to ERROR
  * and flushes it). */
 void qp_ae(IrdmaDev *d, PeQp *qp, unsigned code, unsigned src, bool fatal);
+/* The fault plan's raise-ae: AE @code about QP @id, if it exists, its state unchanged. */
+void qp_fault_ae(IrdmaDev *d, uint32_t id, unsigned code);
 /* The requester has nothing in flight any more: post the suspend-complete AEs owed. */
 void qp_sq_drained(IrdmaDev *d, PeQp *qp);
 /* Live QPs. */

@@ -1,5 +1,6 @@
 /* sq.c - the requester (see sq.h). */
 #include "sq.h"
+#include "fault.h"
 #include "ah.h"
 #include "cq.h"
 #include "cqp.h"
@@ -482,6 +483,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
 {
     uint64_t hdr = ld64(raw + SQWQE_HDR);
     unsigned quanta = sq_wqe_quanta(hdr), ae = 0;
+    const FaultAction *fa;
     SqOp *op;
 
     if (quanta == 0 || qp->req.head + quanta > qp->sq_quanta ||
@@ -505,6 +507,13 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
               "u sges=%u%s%s", qp->id, op->wqe_idx, op->w.op, op->w.len, op->w.nsge,
               op->w.inline_data ? " inline" : "", op->w.signaled ? " signaled" : "");
     advance(qp, quanta);
+    fa = fault_check(d, FAULT_ON_WQE, op->w.op, qp->id);
+    if (fa && fa->kind == FAULT_RAISE_AE) {
+        /* Refused as the hardware refuses a bad WQE: the QP stops, irdma flushes it. */
+        g_queue_push_tail(&qp->req.ops, op);
+        fail(d, qp, fa->ae, "the fault plan");
+        return false;
+    }
     switch (op->w.op) {
     case SQ_OP_NOP:
         g_free(op);

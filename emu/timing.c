@@ -109,7 +109,7 @@ static bool modelled(const IrdmaTiming *t)
     return t->mode == TIMING_MODEL;
 }
 
-static uint64_t cycles_ns(const IrdmaTiming *t, uint64_t cycles)
+uint64_t timing_cycles_ns(const IrdmaTiming *t, uint64_t cycles)
 {
     return cycles * NS_PER_US / t->p.clock_mhz;
 }
@@ -164,12 +164,12 @@ uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, unsigned opcode)
         break;
     }
     /* The WQE is read, processed, and its CCQ CQE written. */
-    return t->p.pcie_read_ns + cycles_ns(t, cycles) + t->p.pcie_write_ns;
+    return t->p.pcie_read_ns + timing_cycles_ns(t, cycles) + t->p.pcie_write_ns;
 }
 
 uint64_t timing_sq_fetch_ns(const IrdmaTiming *t)
 {
-    return modelled(t) ? t->p.pcie_read_ns + cycles_ns(t, t->p.wqe_cycles) : 0;
+    return modelled(t) ? t->p.pcie_read_ns + timing_cycles_ns(t, t->p.wqe_cycles) : 0;
 }
 
 uint64_t timing_desc_fetch_ns(const IrdmaTiming *t)
@@ -189,7 +189,7 @@ uint64_t timing_tx_frame(IrdmaTiming *t, uint64_t now, size_t dma_bytes, size_t 
         ready = reserve(&t->tx_dma, now, bits_ns(dma_bytes * 8, t->p.pcie_mbps)) +
                 t->p.pcie_read_ns;
     }
-    ready += cycles_ns(t, t->p.pkt_cycles);
+    ready += timing_cycles_ns(t, t->p.pkt_cycles);
     return reserve(&t->wire, ready, bits_ns(wire_bytes * 8, t->link_mbps));
 }
 
@@ -198,7 +198,7 @@ uint64_t timing_rx_frame(IrdmaTiming *t, uint64_t now, size_t frame_len)
     if (!modelled(t)) {
         return now;
     }
-    return reserve(&t->rx_dma, now + cycles_ns(t, t->p.pkt_cycles),
+    return reserve(&t->rx_dma, now + timing_cycles_ns(t, t->p.pkt_cycles),
                    bits_ns(frame_len * 8, t->p.pcie_mbps)) + t->p.pcie_write_ns;
 }
 

@@ -84,6 +84,9 @@ void timing_init(IrdmaTiming *t, IrdmaTimingMode mode, const IrdmaTimingParams *
 /* Device reset: every unit idle. */
 void timing_reset(IrdmaTiming *t);
 
+/* @cycles of the engines' clock, in ns (in either mode). */
+uint64_t timing_cycles_ns(const IrdmaTiming *t, uint64_t cycles);
+
 /* Delays from now (0 in INLINE mode). */
 uint64_t timing_aq_cmd_ns(const IrdmaTiming *t, uint16_t buf_len);
 uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, unsigned opcode);

@@ -1,6 +1,36 @@
 /* wqe.c - SQ and RQ work queue element decoding (see wqe.h). */
 #include "wqe.h"
 
+static const char *const sq_opcode_names[] = {
+    [SQ_OP_RDMA_WRITE] = "RDMA_WRITE",
+    [SQ_OP_RDMA_READ] = "RDMA_READ",
+    [SQ_OP_SEND] = "SEND",
+    [SQ_OP_SEND_INV] = "SEND_INV",
+    [SQ_OP_SEND_SOL] = "SEND_SOL",
+    [SQ_OP_SEND_SOL_INV] = "SEND_SOL_INV",
+    [SQ_OP_BIND_MW] = "BIND_MW",
+    [SQ_OP_FAST_REG] = "FAST_REG",
+    [SQ_OP_LOCAL_INV] = "LOCAL_INV",
+    [SQ_OP_RDMA_READ_LOC_INV] = "RDMA_READ_LOC_INV",
+    [SQ_OP_NOP] = "NOP",
+    [SQ_OP_RDMA_WRITE_SOL] = "RDMA_WRITE_SOL",
+};
+
+const char *sq_opcode_name(unsigned op)
+{
+    return op < G_N_ELEMENTS(sq_opcode_names) ? sq_opcode_names[op] : NULL;
+}
+
+int sq_opcode_named(const char *name)
+{
+    for (unsigned op = 0; op < G_N_ELEMENTS(sq_opcode_names); op++) {
+        if (sq_opcode_names[op] && !g_ascii_strcasecmp(sq_opcode_names[op], name)) {
+            return op;
+        }
+    }
+    return -1;
+}
+
 /* Fragment slot @s: bytes 0-15 for slot 0, 32 + 16 (s - 1) after. */
 static size_t frag_off(unsigned s)
 {

@@ -40,6 +40,10 @@ typedef struct RqWqe {
 } RqWqe;
 
 /* Quanta of the SQ WQE whose header is @hdr (1..8; 0 if the header is malformed). */
+/* The SQ opcode's name (as irdma's IRDMAQP_OP_*), or NULL; the opcode of a name, or -1. */
+const char *sq_opcode_name(unsigned op);
+int sq_opcode_named(const char *name);
+
 unsigned sq_wqe_quanta(uint64_t hdr);
 /* Decode the SQ WQE in @raw (sq_wqe_quanta() * 32 bytes). False if it is malformed. */
 bool sq_wqe_decode(const uint8_t *raw, SqWqe *w);

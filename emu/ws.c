@@ -149,7 +149,7 @@ static void op_work_sched_node(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 static const CqpOp ws_ops[] = {
-    { CQP_OP_WORK_SCHED_NODE, "WORK_SCHED_NODE", op_work_sched_node },
+    { CQP_OP_WORK_SCHED_NODE, "WORK_SCHED_NODE", op_work_sched_node, CQP_OBJ_NONE },
 };
 
 const CqpOpTable ws_cqp_ops = { ws_ops, G_N_ELEMENTS(ws_ops) };

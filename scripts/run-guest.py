@@ -16,6 +16,10 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faultctl                                    # noqa: E402  (scripts/: the fault plans)
+from qmp import Qmp                                # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(REPO, "build")
 MAC_RE = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
@@ -93,41 +97,6 @@ def parse_args(argv):
     return a
 
 
-class Qmp:
-    """A minimal QMP client: the harness's hand on the QEMU monitor (set_link, ...)."""
-
-    def __init__(self, path):
-        self.path = path
-        self.sock = None
-
-    def _connect(self):
-        for _ in range(100):
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(self.path)
-                break
-            except OSError:
-                self.sock = None
-                time.sleep(0.05)
-        if not self.sock:
-            raise RuntimeError(f"cannot connect to QMP at {self.path}")
-        self.rfile = self.sock.makefile("r")
-        json.loads(self.rfile.readline())          # greeting
-        self.execute("qmp_capabilities")
-
-    def execute(self, cmd, **args):
-        if not self.sock and cmd != "qmp_capabilities":
-            self._connect()
-        msg = {"execute": cmd}
-        if args:
-            msg["arguments"] = args
-        self.sock.sendall((json.dumps(msg) + "\n").encode())
-        while True:
-            reply = json.loads(self.rfile.readline())
-            if "return" in reply or "error" in reply:
-                return reply
-
-
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
 # console; the harness answers on the console with "@@REPLY <id> <json>" (guest-tests lib.sh
 # host_ask reads it back).
@@ -136,12 +105,23 @@ def host_request(qmp, words):
         return qmp.execute("set_link", name=words[1], up=words[2] == "on")
     if len(words) == 2 and words[0] == "qom-get":
         return qmp.execute("qom-get", path="/machine/peripheral/nic0", property=words[1])
+    if len(words) >= 2 and words[0] == "fault-count":
+        # Lines of the device's fault log matching a regular expression (may hold blanks).
+        r = qmp.execute("qom-get", path="/machine/peripheral/nic0", property="x-fault-log")
+        if "error" in r:
+            return r
+        try:
+            pattern = re.compile(" ".join(words[1:]))
+        except re.error as e:
+            return {"error": f"bad pattern: {e}"}
+        return {"return": sum(1 for line in r["return"].splitlines() if pattern.search(line))}
     if len(words) == 2 and words[0] == "faults" and re.fullmatch(r"[a-z0-9-]*", words[1]):
-        # Load guest-tests/faults/NAME.plan as the device's fault plan ("none" removes it).
-        path = "" if words[1] == "none" else os.path.join(REPO, "guest-tests", "faults",
-                                                          words[1] + ".plan")
-        return qmp.execute("qom-set", path="/machine/peripheral/nic0", property="faults",
-                           value=path)
+        # Load guest-tests/faults/NAME.plan as the device's fault plan ("none" removes it),
+        # as scripts/faultctl.py does.
+        if words[1] == "none":
+            return faultctl.clear(qmp, "nic0")
+        return faultctl.load(qmp, "nic0", os.path.join(REPO, "guest-tests", "faults",
+                                                       words[1] + ".plan"))
     return {"error": f"unknown host request {' '.join(words)!r}"}
 
 

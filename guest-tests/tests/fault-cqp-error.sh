@@ -10,6 +10,6 @@ cat /tmp/fault-cqp-1.out
 grep -q "^FAIL create cq" /tmp/fault-cqp-1.out || fail "the CQ creation did not fail"
 dmesg | grep -qE "irdma.*\[Create CQ Cmd Error\].*maj=0x8029 min=0x1" ||
     fail "irdma logged no CQP error for CREATE_CQ"
-expect_faults_logged 'create-cq-fails cqp 0x03 CREATE_CQ error 0x8029 0x0001' 1
+expect_faults_logged 'create-cq-fails cqp 0x03 CREATE_CQ cq=[0-9]* error 0x8029 0x0001' 1
 fault_test_done
 echo "CREATE_CQ failed once as planned; every verb works afterwards"

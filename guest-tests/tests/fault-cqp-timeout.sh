@@ -15,6 +15,6 @@ grep -q "^FAIL create cq: Connection timed out" /tmp/fault-cqpto-1.out ||
     fail "ibv_create_cq did not time out"
 dmesg | grep -q "irdma.*Requesting a reset" || fail "irdma did not request a reset"
 expect_reset_recovery "$rebuilt"
-expect_faults_logged 'create-cq-lost cqp 0x03 CREATE_CQ drop' 1
+expect_faults_logged 'create-cq-lost cqp 0x03 CREATE_CQ cq=[0-9]* drop' 1
 fault_test_done
 echo "CREATE_CQ's completion was lost: ETIMEDOUT, a PF reset, irdma0 back and working"

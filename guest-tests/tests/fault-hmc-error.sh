@@ -14,6 +14,6 @@ dmesg | grep -q "irdma0: ICE OICR event notification: oicr = 0x" ||
     fail "ice did not pass the OICR on to irdma"
 dmesg | grep -q "irdma.*Requesting a reset" || fail "irdma did not request a reset"
 expect_reset_recovery "$rebuilt"
-expect_faults_logged 'hmc-error cqp 0x03 CREATE_CQ oicr 0x04000000' 1
+expect_faults_logged 'hmc-error cqp 0x03 CREATE_CQ cq=[0-9]* oicr 0x04000000' 1
 fault_test_done
 echo "an HMC error after CREATE_CQ: irdma reported it, reset, irdma0 back and working"

@@ -1,7 +1,8 @@
 /*
  * test_fault.c - fault plans (fault.c): the parser's messages name the line, rules fire on the
- * events they match with once / every / times / probability / after, CQP errors and dropped
- * AEs take effect, and the same plan and seed give the same fault log.
+ * events they match with once / every / times / probability / after / when, every action
+ * takes effect at its hook (CQP, AQ, AE, SQ WQE, register, DMA, interrupt), and the same plan
+ * and seed give the same fault log.
  */
 #include <check.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "emu/pe_regs.h"
 #include "emu/qp.h"
 #include "trt_util.h"
+#include "aq_util.h"
 
 #define FT_CCQ_SIZE 256
 
@@ -63,7 +65,7 @@ START_TEST(bad_plans_are_refused_with_their_line)
     expect_parse_error("[rule a]\n\non = cqp FROB\naction = drop\n",
                        "test.plan:3: [rule a] on: 'FROB' is no CQP opcode");
     expect_parse_error("[rule a]\non = ae 0x900\naction = error 1 2\n",
-                       "test.plan:3: [rule a] action: error applies to 'on = cqp");
+                       "test.plan:3: [rule a] action: error does not apply to 'on = ae'");
     expect_parse_error("[rule a]\non = ae 0x900\naction = drop\nprobability = 1.5\n",
                        "test.plan:4: [rule a] probability: '1.5' is not a probability");
     expect_parse_error("[rule a]\non = ae 0x900\naction = drop\nafter = b\n",
@@ -116,9 +118,137 @@ START_TEST(oicr_cause_follows_the_op)
     ck_assert_ptr_nonnull(strstr(fault_log(d), " crit cqp 0x24 NOP oicr 0x10000000 criterr "
                                  "0x00001234\n"));
     expect_parse_error("[rule a]\non = cqp NOP\naction = oicr ecc\n",
-                       "test.plan:3: [rule a] action: 'ecc' is no OICR cause");
+                       "test.plan:3: [rule a] action: not 'oicr CAUSE' with a cause of");
     expect_parse_error("[rule a]\non = cqp NOP\naction = oicr hmc-error 5\n",
                        "test.plan:3: [rule a] action: only pe-critical takes a value");
+}
+END_TEST
+
+/* What the parser refuses of the events, actions and states beyond CQP and AE. */
+START_TEST(bad_events_actions_and_states_are_refused)
+{
+    expect_parse_error("[rule a]\non = cqp NOP qp=3\naction = drop\n",
+                       "test.plan:2: [rule a] on: 'qp=3': NOP names no QP or CQ");
+    expect_parse_error("[rule a]\non = cqp CREATE_CQ qp=3\naction = drop\n",
+                       "on: 'qp=3': CREATE_CQ names a CQ (cq=N)");
+    expect_parse_error("[rule a]\non = reg read 0x13\naction = remove\n",
+                       "on: '0x13' is no BAR0 register offset");
+    expect_parse_error("[rule a]\non = wqe FROB\naction = raise-ae 0x20e\n",
+                       "on: 'FROB' is no SQ WQE opcode");
+    expect_parse_error("[rule a]\non = irq 4096\naction = drop\n", "on: '4096' is no MSI-X vector");
+    expect_parse_error("[rule a]\non = dma sideways\naction = fail\n", "on: 'dma sideways' is none of");
+    expect_parse_error("[rule a]\non = irq any\naction = oicr hmc-error\n",
+                       "action: oicr does not apply to 'on = irq'");
+    expect_parse_error("[rule a]\non = dma read\naction = drop\n",
+                       "action: drop does not apply to 'on = dma read'");
+    expect_parse_error("[rule a]\non = cqp NOP\naction = raise-ae 0x20e\n",
+                       "action: raise-ae needs a QP: NOP names none");
+    expect_parse_error("[rule a]\non = ae 0x900\naction = corrupt value 1\n",
+                       "action: 'corrupt value 1': field value is not one of this event's");
+    expect_parse_error("[rule a]\non = ae 0x900\naction = corrupt code 0x1000\n",
+                       "action: 'corrupt code 0x1000': code is 0 to 0xfff");
+    expect_parse_error("[rule a]\non = aq 0x0001\naction = error 0 0\n",
+                       "action: 'error 0 0' is not 'error RETVAL'");
+    expect_parse_error("[rule a]\non = irq 3\naction = delay 0\n",
+                       "action: 'delay 0' is not 'delay CYCLES'");
+    expect_parse_error("[rule a]\non = irq 3\naction = drop now\n", "drop takes nothing after it");
+    expect_parse_error("[rule a]\non = irq 3\naction = drop\nwhen = armed\n",
+                       "test.plan:4: [rule a] when: no rule enters state 'armed'");
+    expect_parse_error("[rule a]\non = irq 3\naction = drop\nstate = a b\n",
+                       "state: 'a b' is no state name");
+}
+END_TEST
+
+/* A state machine: the first NOP only moves the plan to "armed"; a rule waiting for "armed"
+ * then fails the next NOP and moves it on, so a third passes. */
+START_TEST(states_chain_rules)
+{
+    install("[rule arm]\non = cqp NOP\naction = none\nstate = armed\nonce = true\n"
+            "[rule hit]\non = cqp NOP\naction = error 0x8003 0\nwhen = armed\nstate = done\n");
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_uint_eq(nop_maj(), 0x8003);
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " arm cqp 0x24 NOP none -> armed\n"));
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " hit cqp 0x24 NOP error 0x8003 0x0000 -> done\n"));
+    ck_assert_uint_eq(log_lines(), 2);
+}
+END_TEST
+
+/* A delayed CQP WQE: nothing completes until its delay (800 cycles = 1 us at 800 MHz) has
+ * passed; the WQE behind it waits too (the engine is in order), then both complete. */
+START_TEST(delayed_cqp_wqe_holds_the_engine)
+{
+    uint64_t q[8] = { [3] = cqpt_hdr(CQP_OP_NOP) };
+    unsigned first;
+
+    install("[rule slow]\non = cqp NOP\naction = delay 800\nonce = true\n");
+    first = cqpt_post(q);
+    cqpt_post(q);
+    cqpt_ring();
+    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), first);
+    fake_host_advance(h, d, h->now_ns + 999);
+    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), first);
+    fake_host_advance(h, d, h->now_ns + 1);
+    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M),
+                      first + 2);
+    ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(first)), 0);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " slow cqp 0x24 NOP delay 800\n"));
+}
+END_TEST
+
+/* A failed DMA read: the next one is the CQP's WQE fetch, which completes as for an unbacked
+ * address. */
+START_TEST(failed_dma_read_is_an_unreachable_address)
+{
+    install("[rule lost-read]\non = dma read\naction = fail\nonce = true\n");
+    ck_assert_uint_eq(nop_maj(), CQP_MAJ_ERROR);
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " lost-read dma read fail\n"));
+}
+END_TEST
+
+/* Surprise removal at a CQP op: every BAR read is all-ones, the op's completion never arrives
+ * (its DMA writes go nowhere); a new plan puts the device back. */
+START_TEST(removed_device_reads_all_ones_until_the_plan_goes)
+{
+    uint64_t q[8] = { [3] = cqpt_hdr(CQP_OP_NOP) };
+    unsigned slot;
+
+    install("[rule yank]\non = cqp NOP\naction = remove\n");
+    slot = cqpt_post(q);
+    cqpt_ring();
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), FAULT_REMOVED_READ);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RSTAT), FAULT_REMOVED_READ);
+    ck_assert(!(ld64(cqpt_ccqe(slot) + CQE_HDR) & CQE_VALID));
+    fault_set_plan(d, NULL);
+    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M),
+                      slot + 1);
+}
+END_TEST
+
+/* The guest tests' plans (guest-tests/faults) all parse: a typo there fails here, not in a
+ * guest boot. */
+START_TEST(every_guest_test_plan_parses)
+{
+    g_autoptr(GDir) dir = g_dir_open(GUEST_FAULT_PLANS, 0, NULL);
+    const char *name;
+    unsigned n = 0;
+
+    ck_assert_ptr_nonnull(dir);
+    while ((name = g_dir_read_name(dir))) {
+        g_autofree char *path = g_build_filename(GUEST_FAULT_PLANS, name, NULL);
+        g_autoptr(GError) err = NULL;
+        FaultPlan *plan;
+
+        if (!g_str_has_suffix(name, ".plan")) {
+            continue;
+        }
+        plan = fault_plan_load(path, &err);
+        ck_assert_msg(plan, "%s", err ? err->message : path);
+        fault_plan_free(plan);
+        n++;
+    }
+    ck_assert_uint_ge(n, 10);
 }
 END_TEST
 
@@ -193,6 +323,157 @@ START_TEST(dropped_ae_never_reaches_the_aeq)
 }
 END_TEST
 
+/* QP-level actions, on the transport fixture: QPs A and B connected in RTS. */
+static void qp_setup(void)
+{
+    trt_start();
+    connect_default();
+}
+
+static void suspend_a(void)
+{
+    uint64_t q[8] = { 0 };
+
+    q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, qa.id);
+    cqp_ok(q);
+}
+
+/* duplicate, delay and corrupt of an AE: twice; not yet, then once after 1 us; with the code
+ * the plan gives. */
+START_TEST(ae_duplicated_delayed_and_corrupted)
+{
+    g_autofree char *plan = g_strdup_printf(
+        "[rule twice]\non = ae 0x900 qp=%u\naction = duplicate\nonce = true\n"
+        "[rule late]\non = ae 0x900\naction = delay 800\nafter = twice\nonce = true\n"
+        "[rule garbled]\non = ae 0x900\naction = corrupt code 0x50a\nafter = late\nonce = true\n",
+        qa.id);
+
+    install(plan);
+    suspend_a();
+    expect_ae(&qa, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD);
+    expect_ae(&qa, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD);
+    expect_no_ae();
+    suspend_a();
+    expect_no_ae();
+    fake_host_advance(h, d, h->now_ns + 1000);
+    expect_ae(&qa, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD);
+    suspend_a();
+    expect_ae(&qa, AE_LLP_TOO_MANY_RETRIES, AE_SOURCE_RSVD);
+    expect_no_ae();
+    ck_assert_uint_eq(log_lines(), 3);
+}
+END_TEST
+
+/* raise-ae on a CQP op of a QP (matched by its id): after the op's own AE; on an SQ WQE (of
+ * B): the WQE is refused as a bad one is, the QP stops with that AE from the SQ. */
+START_TEST(raise_ae_on_a_qp_op_and_on_a_wqe)
+{
+    g_autofree char *plan = g_strdup_printf(
+        "[rule on-suspend]\non = cqp SUSPEND_QP qp=%u\naction = raise-ae 0x20e\nonce = true\n"
+        "[rule on-write]\non = wqe RDMA_WRITE qp=%u\naction = raise-ae 0x20a\n", qa.id, qb.id);
+
+    install(plan);
+    suspend_a();
+    expect_ae(&qa, AE_QP_SUSPEND_COMPLETE, AE_SOURCE_RSVD);
+    expect_ae(&qa, AE_IB_REMOTE_OP_ERROR, AE_SOURCE_RSVD);
+    post_sq(&qb, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = 64 });
+    ring(&qb);
+    settle();
+    expect_ae(&qb, AE_WQE_UNEXPECTED_OPCODE, AE_SOURCE_SQ);
+    expect_no_ae();
+    ck_assert_uint_eq(qp_lookup(d, qb.id)->state, QP_STATE_ERROR);
+    ck_assert_uint_eq(log_lines(), 2);
+}
+END_TEST
+
+/* The host-side hooks, on the admin-queue fixture: AQ commands, registers, interrupts. */
+
+/* An AQ error: the command answers with the plan's return code and is not run; a delayed one
+ * is answered only after its delay (1.6 M cycles: 2 ms), the next ones after it. */
+START_TEST(aq_error_and_delay)
+{
+    AqtResp r;
+
+    install("[rule busy]\non = aq 0x0001\naction = error 12\nonce = true\n"
+            "[rule slow]\non = aq 0x0001\naction = delay 1600000\nafter = busy\nonce = true\n");
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r), 12);
+    ck_assert(r.flags & AQ_FLAG_ERR);
+    aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r);       /* advances 1 ms */
+    ck_assert(!(r.flags & AQ_FLAG_DD));
+    fake_host_advance(h, d, h->now_ns + 1000000);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.flags & (AQ_FLAG_DD | AQ_FLAG_ERR), AQ_FLAG_DD);
+    ck_assert_uint_eq(log_lines(), 2);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " busy aq 0x0001 error 0x0c\n"));
+}
+END_TEST
+
+/* A register read corrupted and a register write dropped, each once. */
+START_TEST(register_read_corrupted_and_write_dropped)
+{
+    g_autofree char *plan = g_strdup_printf(
+        "[rule lie]\non = reg read 0x%x\naction = corrupt value 0xdeadbeef\nonce = true\n"
+        "[rule deaf]\non = reg write 0x%x\naction = drop\nonce = true\n",
+        PFINT_OICR_ENA, PFINT_OICR_ENA);
+
+    install(plan);
+    irdma_dev_mmio_write(d, PFINT_OICR_ENA, PFINT_OICR_GRST_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), 0xdeadbeef);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), 0);
+    irdma_dev_mmio_write(d, PFINT_OICR_ENA, PFINT_OICR_GRST_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), PFINT_OICR_GRST_M);
+}
+END_TEST
+
+static void swint(unsigned vector)
+{
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(vector), GLINT_DYN_CTL_SWINT_TRIG_M |
+                                                   GLINT_DYN_CTL_INTENA_MSK_M);
+}
+
+/* Interrupts dropped, duplicated, delayed (800 cycles: 1 us), each once, on vector 9 only. */
+START_TEST(interrupts_dropped_duplicated_and_delayed)
+{
+    install("[rule lost]\non = irq 9\naction = drop\nonce = true\n"
+            "[rule twice]\non = irq 9\naction = duplicate\nafter = lost\nonce = true\n"
+            "[rule late]\non = irq 9\naction = delay 800\nafter = twice\nonce = true\n");
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 0);
+    swint(3);
+    ck_assert_uint_eq(h->irqs->len, 1);
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 3);
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 3);
+    fake_host_advance(h, d, h->now_ns + 1000);
+    ck_assert_uint_eq(h->irqs->len, 4);
+    ck_assert_uint_eq(g_array_index(h->irqs, unsigned, 3), 9);
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 5);
+}
+END_TEST
+
+/* Removal at the first read of any register: that read and all after it are all-ones, no
+ * interrupt gets out, writes (the ATQ doorbell) are lost; a system reset brings the
+ * device back (the plan stays, its rule has fired). */
+START_TEST(surprise_removal_silences_the_device)
+{
+    AqtResp r;
+
+    install("[rule yank]\non = reg read any\naction = remove\nonce = true\n");
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RSTAT), FAULT_REMOVED_READ);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), FAULT_REMOVED_READ);
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 0);
+    aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r);
+    ck_assert(!(r.flags & AQ_FLAG_DD));
+    irdma_dev_reset(d);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR_ENA), 0);
+    swint(9);
+    ck_assert_uint_eq(h->irqs->len, 1);
+}
+END_TEST
+
 Suite *fault_suite(void)
 {
     Suite *s = suite_create("fault");
@@ -206,6 +487,26 @@ Suite *fault_suite(void)
     tcase_add_test(tc, every_times_and_after_count_matching_events);
     tcase_add_test(tc, same_plan_and_seed_fire_the_same_way);
     tcase_add_test(tc, dropped_ae_never_reaches_the_aeq);
+    tcase_add_test(tc, bad_events_actions_and_states_are_refused);
+    tcase_add_test(tc, every_guest_test_plan_parses);
+    tcase_add_test(tc, states_chain_rules);
+    tcase_add_test(tc, delayed_cqp_wqe_holds_the_engine);
+    tcase_add_test(tc, failed_dma_read_is_an_unreachable_address);
+    tcase_add_test(tc, removed_device_reads_all_ones_until_the_plan_goes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("qp");
+    tcase_add_checked_fixture(tc, qp_setup, cqpt_teardown);
+    tcase_add_test(tc, ae_duplicated_delayed_and_corrupted);
+    tcase_add_test(tc, raise_ae_on_a_qp_op_and_on_a_wqe);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("host");
+    tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
+    tcase_add_test(tc, aq_error_and_delay);
+    tcase_add_test(tc, register_read_corrupted_and_write_dropped);
+    tcase_add_test(tc, interrupts_dropped_duplicated_and_delayed);
+    tcase_add_test(tc, surprise_removal_silences_the_device);
     suite_add_tcase(s, tc);
     return s;
 }

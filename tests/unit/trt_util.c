@@ -294,3 +294,41 @@ void trt_bring_up(void)
     init_qp(&qa, TRT_QPN_A, TRT_QPN_B, TRT_CQ_A, TRT_PSN_A, TRT_PSN_B, TRT_CTX_A);
     init_qp(&qb, TRT_QPN_B, TRT_QPN_A, TRT_CQ_B, TRT_PSN_B, TRT_PSN_A, TRT_CTX_B);
 }
+
+/* The next AEQE (irdma_sc_get_next_aeqe); false if there is none. */
+bool next_ae(uint64_t *ctx, uint64_t *info)
+{
+    const uint8_t *e = h->mem + CQPT_AEQ + (uint64_t)aeq_head * AEQE_SIZE;
+    uint64_t qw1 = ld64(e + AEQE_QW1);
+
+    if (!!(qw1 & AEQE_VALID) != aeq_pol) {
+        return false;
+    }
+    *ctx = ld64(e);
+    *info = qw1;
+    if (++aeq_head == TRT_AEQ_SIZE) {
+        aeq_head = 0;
+        aeq_pol ^= 1;
+    }
+    return true;
+}
+
+/* The next AE is @code from @src about @qp. */
+void expect_ae(const TQp *qp, unsigned code, unsigned src)
+{
+    uint64_t ctx, info;
+
+    ck_assert_msg(next_ae(&ctx, &info), "no AE (expected 0x%03x on QP %u)", code, qp->id);
+    ck_assert_uint_eq(pe_get(info, AEQE_AECODE), code);
+    ck_assert_uint_eq(pe_get(info, AEQE_QPCQID_LOW), qp->id);
+    ck_assert_uint_eq(pe_get(info, AEQE_AESRC), src);
+    ck_assert_uint_eq(ctx, qp->compl_ctx);
+}
+
+void expect_no_ae(void)
+{
+    uint64_t ctx, info;
+
+    ck_assert_msg(!next_ae(&ctx, &info), "unexpected AE 0x%03x on QP %u",
+                  (unsigned)pe_get(info, AEQE_AECODE), (unsigned)pe_get(info, AEQE_QPCQID_LOW));
+}

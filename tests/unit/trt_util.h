@@ -146,5 +146,10 @@ unsigned post_sq(TQp *qp, TWqe wr);
 void ring(const TQp *qp);
 void post_rq(TQp *qp, uint64_t addr, uint32_t len);
 bool poll_cq(TQp *qp, TCqe *out);
+/* The next AEQE (irdma_sc_get_next_aeqe); false if there is none. */
+bool next_ae(uint64_t *ctx, uint64_t *info);
+/* The next AE is @code from @src about @qp; there is no next AE. */
+void expect_ae(const TQp *qp, unsigned code, unsigned src);
+void expect_no_ae(void);
 
 #endif

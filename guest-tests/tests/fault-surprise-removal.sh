@@ -1,0 +1,36 @@
+# Fault class "surprise removal" (docs/faults.md), the last test of its boot: with plan
+# surprise-removal the device is gone at the next BAR read, as if pulled from its slot (BAR
+# reads all-ones; writes, DMA, interrupts and frames go nowhere). Checks: the guest does not
+# hang (the shell, ip, ibv_devinfo answer), unbinding ice from the dead function finishes and
+# takes irdma0 with it, nothing oopses. Then the device is put back (plan removed), the
+# function reset and ice bound again: irdma0 comes back active and every control verb works.
+. /tests/lib.sh
+gid=$(rdma_dev_up irdma0)
+slot=$(irdma_sim_slot)
+mark=$(dmesg | wc -l)
+fault_plan surprise-removal
+waited=0
+until [ "$(faults_logged 'yank reg read 0x[0-9a-f]* remove')" = 1 ]; do
+    [ "$waited" -lt 20 ] || fail "no driver read a register in 20 s after the plan was loaded"
+    sleep 1
+    waited=$((waited + 1))
+done
+sleep 5
+timeout 60 ip link show > /dev/null || fail "ip link hung on the removed device"
+timeout 60 ibv_devinfo -d irdma0 > /tmp/fault-sr-devinfo.out 2>&1
+[ $? -lt 124 ] || fail "ibv_devinfo hung on the removed device"
+t0=$(uptime_s)
+timeout 300 sh -c "echo $slot > /sys/bus/pci/drivers/ice/unbind" ||
+    fail "unbinding ice from the removed device failed or hung"
+echo "unbinding took $(awk -v a="$(uptime_s)" -v b="$t0" 'BEGIN { print a - b }') s"
+[ -e /sys/class/infiniband/irdma0 ] && fail "irdma0 outlived the unbind"
+echo "what the drivers said:"
+dmesg | tail -n +$((mark + 1)) | grep -E "ice|irdma" | head -20
+oops=$(kernel_oops_lines)
+[ -z "$oops" ] || fail "the kernel oopsed: $oops"
+host_ask "faults none" > /dev/null
+echo 1 > "/sys/bus/pci/devices/$slot/reset" || fail "the function reset failed"
+echo "$slot" > /sys/bus/pci/drivers/ice/bind || fail "ice did not bind to the device put back"
+wait_for "[ -e /sys/class/infiniband/irdma0 ]" 60 || fail "irdma0 did not come back"
+fault_test_done
+echo "the device vanished: nothing hung, ice let go of it; put back, it works again"

@@ -1,0 +1,40 @@
+"""A minimal QMP client: the scripts' hand on a running QEMU's monitor (scripts/run-guest.py,
+scripts/faultctl.py)."""
+import json
+import socket
+import time
+
+
+class Qmp:
+    """A connection to QEMU's QMP socket at @path, opened at the first command."""
+
+    def __init__(self, path):
+        self.path = path
+        self.sock = None
+
+    def _connect(self):
+        for _ in range(100):
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(self.path)
+                break
+            except OSError:
+                self.sock = None
+                time.sleep(0.05)
+        if not self.sock:
+            raise RuntimeError(f"cannot connect to QMP at {self.path}")
+        self.rfile = self.sock.makefile("r")
+        json.loads(self.rfile.readline())          # greeting
+        self.execute("qmp_capabilities")
+
+    def execute(self, cmd, **args):
+        if not self.sock and cmd != "qmp_capabilities":
+            self._connect()
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        self.sock.sendall((json.dumps(msg) + "\n").encode())
+        while True:
+            reply = json.loads(self.rfile.readline())
+            if "return" in reply or "error" in reply:
+                return reply
