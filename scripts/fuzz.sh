@@ -55,7 +55,7 @@ export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 if $replay; then
     inputs=("$corpus")
     [ -n "$(ls -A "$repro" 2> /dev/null)" ] && inputs+=("$repro")
-    "$out/tests/fuzz/fuzz-device" -runs=0 "${inputs[@]}" > "$out/replay.log" 2>&1 ||
+    "$out/tests/fuzz/fuzz-device" -runs=0 -timeout=10 "${inputs[@]}" > "$out/replay.log" 2>&1 ||
         { tail -n 40 "$out/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
     echo "fuzz: replayed $(ls "$corpus" | wc -l) corpus inputs and" \
          "$(ls "$repro" 2> /dev/null | wc -l) reproducers: no finding"
@@ -68,7 +68,7 @@ status=0
 parallel=()
 [ "$jobs" -gt 1 ] && parallel=(-fork="$jobs")
 (cd "$out" && "$out/tests/fuzz/fuzz-device" "$work" "$corpus" "${parallel[@]}" -max_len=4096 \
-    -max_total_time="$seconds" -artifact_prefix="$findings/" -print_final_stats=1) \
+    -timeout=10 -max_total_time="$seconds" -artifact_prefix="$findings/" -print_final_stats=1) \
     > "$out/fuzz.log" 2>&1 || status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p; s/^#\([0-9]*\)[[:space:]]*DONE.*/\1/p' \
     "$out/fuzz.log" | tail -n 1)
