@@ -33,14 +33,16 @@ TX_HDR_LEN = 54
 TXD_EOP, TXD_RS, TXD_IL2TAG1, TXD_IIPT_IPV4_CSUM, TXD_IIPT_IPV6, TXD_L4T_TCP, TXD_L4T_UDP = (
     0x1, 0x2, 0x8, 0x60, 0x20, 0x100, 0x300)
 DTYPE_CTX, CTX_TSO = 0x1, 0x1
-# ice's probe leaves these deterministic ids (fw_switch.c, fw_sched.c): VSI 0, the queue group
-# node (layer 7) and the Tx queue's leaf.
+# ice's probe leaves these ids (fw_switch.c, fw_sched.c): VSI 0, and the queue group node of
+# layer 7 (TEIDs count from 0x200: the firmware's entry point took it, ice's six nodes follow).
 LAN_VSI, LAN_QGRP_TEID = 0, 0x206
-AQC = {"ADD_VSI": 0x0210, "UPDATE_VSI": 0x0211, "FREE_VSI": 0x0213, "ADD_SW_RULES": 0x02A0,
-       "REMOVE_SW_RULES": 0x02A2, "DIS_TXQS": 0x0C31, "ADD_TXQS": 0x0C30,
-       "SUSPEND_SCHED_ELEMS": 0x0409, "UPLOAD_SECTION": 0x0C41, "UPDATE_PKG": 0x0C42,
-       "GET_PKG_INFO_LIST": 0x0C43, "DOWNLOAD_PKG": 0x0C40, "SET_RSS_LUT": 0x0B03}
 AQ_FLAG_RD = 0x0400
+
+
+def aqc(name):
+    """The opcode of AQC_@name, from emu/aq_defs.h."""
+    text = (ROOT / "emu" / "aq_defs.h").read_text()
+    return int(re.search(r"#define\s+AQC_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 
 
 def constants(header, prefix):
@@ -76,8 +78,9 @@ def message(sq_opcode, length=3000):
 # ---- the LAN start ----
 
 # kLanRegs' order in fuzz_device.c: the admin queue's ten, then these.
-LAN_REG_NAMES = ["QTX_COMM_DBELL", "QRX_TAIL", "QRX_CTRL"] + ["QRX_CONTEXT%d" % i for i in range(8)] + [
-    "QINT_TQCTL", "QINT_RQCTL", "GLINT_DYN_CTL", "PFGEN_CTRL", "GLGEN_RTRIG"]
+LAN_REG_NAMES = (["QTX_COMM_DBELL", "QRX_TAIL", "QRX_CTRL"] +
+                 ["QRX_CONTEXT%d" % i for i in range(8)] +
+                 ["QINT_TQCTL", "QINT_RQCTL", "GLINT_DYN_CTL", "PFGEN_CTRL", "GLGEN_RTRIG"])
 
 
 def lan_reg(name):
@@ -122,8 +125,9 @@ def l4(proto, src, dst, payload, v6=False):
 def ipv4(proto, payload, frag=False, bad_csum=False):
     src, dst = bytes([10, 0, 0, 2]), bytes([10, 0, 0, 1])
     seg = payload if frag else l4(proto, src, dst, payload)
-    hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(seg), 1, 0x2000 if frag else 0x4000,
-                                64, proto, 0, src, dst))
+    flags = 0x2000 if frag else 0x4000                        # MF, or DF
+    hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(seg), 1, flags, 64, proto, 0,
+                                src, dst))
     struct.pack_into("!H", hdr, 10, csum(bytes(hdr)) ^ (0xffff if bad_csum else 0))
     return bytes(hdr) + seg
 
@@ -172,7 +176,8 @@ def lan_rx_seeds():
     wrap = b""
     for i in range(70):
         wrap += raw_frame(PORT_MAC + PEER_MAC + b"\x88\xb5" + bytes([i] * 4)) + time(5)
-        wrap += bytes([OP_RECV_Q, Q_KICK | Q_IN_BUF]) + struct.pack("<Q", (i % LANT_RING_LEN) * LANT_RX_BUF_SIZE)
+        buf = (i % LANT_RING_LEN) * LANT_RX_BUF_SIZE
+        wrap += bytes([OP_RECV_Q, Q_KICK | Q_IN_BUF]) + struct.pack("<Q", buf)
     seeds["lan-rx-ring-wrap"] = START_LAN + wrap
     return seeds
 
@@ -243,20 +248,20 @@ def lan_state_seeds():
     props_4q[78] = 0x00                                        # the VSI's own LUT
     rule = struct.pack("<HHHHIHH", 1, 0, 1, 0, 0, 0, 16) + bytes(16)
     seeds = {
-        "dis-txq": aq_buf(AQC["DIS_TXQS"], bytes([0x08, 1]) + struct.pack("<H", 5 << 10),
+        "dis-txq": aq_buf(aqc("DIS_TXQS"), bytes([0x08, 1]) + struct.pack("<H", 5 << 10),
                           struct.pack("<IBxH", LAN_QGRP_TEID, 1, 0)),
-        "suspend-qgrp": aq_buf(AQC["SUSPEND_SCHED_ELEMS"], struct.pack("<H", 1),
+        "suspend-qgrp": aq_buf(aqc("SUSPEND_SCHED_ELEMS"), struct.pack("<H", 1),
                                struct.pack("<I", LAN_QGRP_TEID)),
-        "free-vsi": aq_buf(AQC["FREE_VSI"], vsi, b"", 0),
-        "vsi-no-strip": aq_buf(AQC["UPDATE_VSI"], vsi, bytes(props_vlan)) + vlan_frame,
-        "vsi-4-queues": aq_buf(AQC["UPDATE_VSI"], vsi, bytes(props_4q)) +
-                        aq_buf(AQC["SET_RSS_LUT"], vsi, bytes(i % 4 for i in range(128))),
-        "remove-rule": aq_buf(AQC["REMOVE_SW_RULES"], struct.pack("<H", 1), rule),
-        "upload-meta-init": aq_buf(AQC["UPLOAD_SECTION"], b"",
+        "free-vsi": aq_buf(aqc("FREE_VSI"), vsi, b"", 0),
+        "vsi-no-strip": aq_buf(aqc("UPDATE_VSI"), vsi, bytes(props_vlan)) + vlan_frame,
+        "vsi-4-queues": aq_buf(aqc("UPDATE_VSI"), vsi, bytes(props_4q)) +
+                        aq_buf(aqc("SET_RSS_LUT"), vsi, bytes(i % 4 for i in range(128))),
+        "remove-rule": aq_buf(aqc("REMOVE_SW_RULES"), struct.pack("<H", 1), rule),
+        "upload-meta-init": aq_buf(aqc("UPLOAD_SECTION"), b"",
                                    pkg_buf([(58, struct.pack("<HH", 1, 0) + bytes(24))])),
-        "update-boost-tcam": aq_buf(AQC["UPDATE_PKG"], b"\x01",
+        "update-boost-tcam": aq_buf(aqc("UPDATE_PKG"), b"\x01",
                                     pkg_buf([(56, struct.pack("<HH", 1, 0) + bytes(88))])),
-        "pkg-info": aq_buf(AQC["GET_PKG_INFO_LIST"], b"", bytes(4 + 40 * 4), 0),
+        "pkg-info": aq_buf(aqc("GET_PKG_INFO_LIST"), b"", bytes(4 + 40 * 4), 0),
         "rx-disable": mmio_write(lan_reg("QRX_CTRL"), 0),
         "rx-bad-context": mmio_write(lan_reg("QRX_CTRL"), 0) +
                           mmio_write(lan_reg("QRX_CONTEXT3"), 0xffffffff) +
