@@ -1,7 +1,8 @@
 /*
  * lan_rx.h - the LAN receive engine: frames from the wire are matched against the switch's Rx
- * rules (fw_switch.c) to a VSI, steered to that VSI's first queue (no RSS: the synthetic DDP
- * package programs no flow profiles), and written into the Rx ring the driver described in
+ * rules (fw_switch.c) to a VSI, steered to one of the VSI's TC 0 queues by RSS (Toeplitz over
+ * addresses and TCP/UDP ports with the VSI's key and LUT, fw_switch_vsi_rss; without a LUT the
+ * first queue), and written into the Rx ring the driver described in
  * QRX_CONTEXT: packet buffers, 32-byte flex NIC write-back descriptors (RXDID 2) with the
  * packet type, checksum results and a stripped VLAN tag, then the queue's interrupt
  * (QINT_RQCTL). A frame with no enabled queue or no free descriptor is dropped and counted,

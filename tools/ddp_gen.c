@@ -152,19 +152,21 @@ bool ddp_gen_parse_version(const char *str, uint8_t ver[DDP_VER_SIZE], GError **
     return true;
 }
 
+/* Where ddp_gen_build puts things: the package header with one segment offset, then the ICE
+ * segment right after it: generic header, empty device table, empty NVM table, buffer count,
+ * buffers. */
+#define GEN_SEG_OFF     (DDP_PKG_HDR_SEG_OFFSET + DDP_PKG_SEG_OFFSET_SIZE)
+#define GEN_DEV_TBL     (GEN_SEG_OFF + DDP_ICE_SEG_DEV_TABLE_COUNT)
+#define GEN_NVM_TBL     (GEN_DEV_TBL + DDP_TABLE_COUNT_SIZE)
+#define GEN_BUF_TBL     (GEN_NVM_TBL + DDP_TABLE_COUNT_SIZE)
+#define GEN_BUFS        (GEN_BUF_TBL + DDP_TABLE_COUNT_SIZE)
+
 uint8_t *ddp_gen_build(const DdpGenSpec *s, size_t *len)
 {
     const unsigned nbufs = s->download ? 2 : 1;
-    /* Package header with one segment offset, then the ICE segment right after it. */
-    const size_t seg_off = DDP_PKG_HDR_SEG_OFFSET + DDP_PKG_SEG_OFFSET_SIZE;
-    /* Generic header, empty device table, empty NVM table, buffer count, buffers. */
-    const size_t dev_tbl = seg_off + DDP_ICE_SEG_DEV_TABLE_COUNT;
-    const size_t nvm_tbl = dev_tbl + DDP_TABLE_COUNT_SIZE;
-    const size_t buf_tbl = nvm_tbl + DDP_TABLE_COUNT_SIZE;
-    const size_t bufs = buf_tbl + DDP_TABLE_COUNT_SIZE;
-    const size_t total = bufs + (size_t)nbufs * DDP_BUF_SIZE;
+    const size_t total = GEN_BUFS + (size_t)nbufs * DDP_BUF_SIZE;
     uint8_t *p = g_malloc0(total);
-    uint8_t *seg = p + seg_off;
+    uint8_t *seg = p + GEN_SEG_OFF;
     BufBuild bb;
 
     /* ice_verify_pkg: format 1.0.0.0, at least one segment, every segment inside the file. */
@@ -173,38 +175,44 @@ uint8_t *ddp_gen_build(const DdpGenSpec *s, size_t *len)
     p[DDP_PKG_HDR_FMT_VER + DDP_VER_UPDATE] = DDP_FMT_VER_UPDATE;
     p[DDP_PKG_HDR_FMT_VER + DDP_VER_DRAFT] = DDP_FMT_VER_DRAFT;
     st32(p + DDP_PKG_HDR_SEG_COUNT, 1);
-    st32(p + DDP_PKG_HDR_SEG_OFFSET, seg_off);
+    st32(p + DDP_PKG_HDR_SEG_OFFSET, GEN_SEG_OFF);
 
     /* ice_find_seg_in_pkg: the ICE segment; its size covers all its buffers. */
     st32(seg + DDP_SEG_HDR_TYPE, DDP_SEG_TYPE_ICE);
     seg[DDP_SEG_HDR_FMT_VER + DDP_VER_MAJOR] = DDP_SYNTH_SEG_FMT_MAJOR;
     seg[DDP_SEG_HDR_FMT_VER + DDP_VER_MINOR] = DDP_SYNTH_SEG_FMT_MINOR;
-    st32(seg + DDP_SEG_HDR_SIZE, total - seg_off);
+    st32(seg + DDP_SEG_HDR_SIZE, total - GEN_SEG_OFF);
     G_STATIC_ASSERT(sizeof(DDP_SYNTH_SEG_ID) <= DDP_SEG_ID_SIZE);
     memcpy(seg + DDP_SEG_HDR_ID, DDP_SYNTH_SEG_ID, sizeof(DDP_SYNTH_SEG_ID));
 
     /* ice_find_buf_table: device table and NVM table empty, then the buffer table. */
-    st32(p + dev_tbl, 0);
-    st32(p + nvm_tbl, 0);
-    st32(p + buf_tbl, nbufs);
+    st32(p + GEN_DEV_TBL, 0);
+    st32(p + GEN_NVM_TBL, 0);
+    st32(p + GEN_BUF_TBL, nbufs);
 
     if (s->download) {
         /* A configuration buffer (first section not metadata) that ice downloads; the
          * firmware learns the package's name and version from its metadata section. */
-        buf_init(&bb, p + bufs, 2);
+        buf_init(&bb, p + GEN_BUFS, 2);
         add_metadata(&bb, s);
         add_meta_init(&bb);
         /* Then a metadata buffer: ice stops downloading there, and marks buffer 0 last. */
-        buf_init(&bb, p + bufs + DDP_BUF_SIZE, 2);
+        buf_init(&bb, p + GEN_BUFS + DDP_BUF_SIZE, 2);
         add_tunnel_labels(&bb);
         add_tunnel_boost_tcam(&bb);
     } else {
         /* The only buffer is a metadata buffer: ice_dwnld_cfg_bufs returns success at once. */
-        buf_init(&bb, p + bufs, 3);
+        buf_init(&bb, p + GEN_BUFS, 3);
         add_tunnel_labels(&bb);
         add_metadata(&bb, s);
         add_tunnel_boost_tcam(&bb);
     }
     *len = total;
     return p;
+}
+
+const uint8_t *ddp_gen_bufs(const uint8_t *pkg, unsigned *count)
+{
+    *count = ld32(pkg + GEN_BUF_TBL);
+    return pkg + GEN_BUFS;
 }

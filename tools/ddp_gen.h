@@ -35,6 +35,10 @@ bool ddp_gen_parse_version(const char *str, uint8_t ver[DDP_VER_SIZE], GError **
 /* The package (free with g_free) and its size in *len. */
 uint8_t *ddp_gen_build(const DdpGenSpec *s, size_t *len);
 
+/* The 4 KiB buffers of a package ddp_gen_build made: the first one, and their number in
+ * *@count (what a driver downloads from, without parsing the package again). */
+const uint8_t *ddp_gen_bufs(const uint8_t *pkg, unsigned *count);
+
 #define DDP_GEN_ERROR ddp_gen_error_quark()
 GQuark ddp_gen_error_quark(void);
 

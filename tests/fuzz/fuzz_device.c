@@ -2,34 +2,54 @@
  * fuzz_device.c - libFuzzer harness over the device core: what a hostile guest can do to it.
  *
  * Each input is a program for the guest. Its first byte picks the starting point:
- * - even: the admin queue is set up as ice does (aq_util), nothing else;
- * - odd: the RDMA engine is up as irdma brings it up, with two RC QPs A and B connected to each
- *   other in RTS (trt_util: CQP, HMC, CCQ, AEQ, CQs, an MR), their frames to the wire.
+ * - bit 0 set: the RDMA engine is up as irdma brings it up, with two RC QPs A and B connected
+ *   to each other in RTS (trt_util: CQP, HMC, CCQ, AEQ, CQs, an MR), their frames to the wire;
+ * - else bit 1 set: the LAN side is up as ice's probe and ndo_open leave it (lan_util): the DDP
+ *   package downloaded, the PF VSI with RSS and its scheduler branch, switch rules for the
+ *   port's MAC and broadcast, Tx queue LANT_TXQ (add_txqs) and Rx queue LANT_RXQ (QRX_CONTEXT,
+ *   all but one buffer posted, enabled). The Tx buffer holds an Ethernet/IPv4/TCP header to
+ *   the wire and a byte pattern, for descriptors to point at; frames sent are not kept;
+ * - else: the admin queue is set up as ice does (aq_util), nothing else.
  *
  * The rest is a sequence of operations, each an opcode byte and its arguments (little endian;
  * a short input simply ends the program):
  * - MMIO write: u32 offset, u32 value. Bit 0 of the offset picks a known register (the offset
- *   indexes kRegs), else the offset is anywhere in BAR0;
+ *   indexes the starting point's list, kRegs or kLanRegs), else the offset is anywhere in BAR0;
  * - MMIO read: u32 offset, same rule;
  * - guest memory write: u32 address (modulo the memory size), u8 length, the bytes;
  * - time: u16 microseconds pass and due events run;
- * - admin command (admin-queue start only): u16 opcode, u16 flags, 16 parameter bytes, u8
+ * - admin command (admin-queue and LAN starts): u16 opcode, u16 flags, 16 parameter bytes, u8
  *   buffer length / 16, the buffer (through aqt_send: descriptor, doorbell, write-back);
  * - CQP WQE (RDMA start only): u8 opcode, 8 x u64 (the header's opcode and VALID are set for
  *   it), posted and rung;
- * - a RoCE v2 frame from the wire: header fields and a payload, built with a valid ICRC so that
- *   it reaches the transport, or, with bit 0 of its first byte set, the raw bytes. On the RDMA
- *   start frames go straight to the RDMA engine (ice's switch is not set up there);
- * - SQ or RQ WQE (RDMA start only): u8 (bit 0: QP B, bit 1: ring the doorbell), 32 bytes: the
- *   WQE's first quantum, written at the ring's head with the pass's VALID;
+ * - a frame from the wire: header fields and a payload, built as RoCE v2 to the port's MAC with
+ *   a valid ICRC so that it reaches the transport, or, with bit 0 of its first byte set, u16
+ *   length (below MAX_FRAME) and the raw bytes, with bit 1 also set sent to the port's MAC. On
+ *   the RDMA start frames go straight to the RDMA engine (ice's switch is not set up there); on
+ *   the others they arrive at the port and pass the switch rules to the LAN Rx queue, or with
+ *   the VSI's PE filter (RoCE v2) to the RDMA engine;
+ * - send queue entry, u8 and its fields:
+ *   - RDMA start: an SQ WQE: u8 (bit 0: QP B, bit 1: ring the doorbell), 32 bytes: the WQE's
+ *     first quantum, written at the ring's head with the pass's VALID;
+ *   - LAN start: a Tx descriptor: u8 (bit 0: ring the doorbell, bit 1: qword 0 is an offset into
+ *     the Tx buffer), u64 qword 0 (the buffer), u64 qword 1 (type, command, header lengths,
+ *     size, VLAN tag; or a context descriptor's TSO fields), written at the ring's tail;
+ * - receive queue entry:
+ *   - RDMA start: an RQ WQE, as the SQ WQE (bit 1 unused);
+ *   - LAN start: an Rx buffer: u8 (bit 0: write QRX_TAIL, bit 1: the address is an offset into
+ *     the Rx buffers), u64 address, posted at the ring's tail;
  * - wire (RDMA start only): the frames the QPs sent are delivered to the device, up to
  *   WIRE_MAX of them; u8 picks one to change, u8 a field of it, u32 the new value, and the
  *   frame is rebuilt with a valid ICRC.
+ * The two queue entries share their opcodes between the RDMA and LAN starts so that the kept
+ * corpus means what it did. Everything is bounded by the input: no operation loops longer
+ * than its own bytes or WIRE_MAX.
  * Anything the device does must leave the sanitizers quiet; the harness checks nothing else.
  */
 #include <stdint.h>
 #include <string.h>
 #include "../unit/aq_util.h"
+#include "../unit/lan_util.h"
 #include "../unit/trt_util.h"
 #include "emu/e810_regs.h"
 #include "emu/pe_regs.h"
@@ -38,19 +58,55 @@
 #include "emu/rocev2.h"
 
 enum { OP_MMIO_WRITE, OP_MMIO_READ, OP_MEM_WRITE, OP_TIME, OP_AQ_CMD, OP_CQP_WQE, OP_FRAME,
-       OP_SQ_WQE, OP_RQ_WQE, OP_WIRE, OP_COUNT };
+       OP_SEND_Q, OP_RECV_Q, OP_WIRE, OP_COUNT };
+
+typedef enum Start { START_AQ, START_LAN, START_RDMA } Start;
 
 #define BAR0_MASK       0x01fffffcu
 #define MAX_FRAME       2048
 #define WIRE_MAX        256
+#define RAW_FRAME       0x01        /* OP_FRAME mode bits */
+#define RAW_TO_PORT     0x02
+#define Q_KICK          0x01        /* LAN queue entry bits: doorbell / tail */
+#define Q_IN_BUF        0x02        /* the address is an offset into the buffers */
+#define ETH_ALEN        6
 
-/* Registers worth hitting on purpose: admin queue, CQP, doorbells, interrupts, HMC. */
+/* Registers worth hitting on purpose: the admin queue, resets and, per starting point, the
+ * RDMA engine's (CQP, doorbells, interrupts, HMC) or the LAN queues' (the Tx doorbell, the Rx
+ * queue's context, tail and enable, their interrupt causes and vector). */
+#define AQ_REGS \
+    PF_FW_ATQBAL, PF_FW_ATQBAH, PF_FW_ATQLEN, PF_FW_ATQH, PF_FW_ATQT, \
+    PF_FW_ARQBAL, PF_FW_ARQBAH, PF_FW_ARQLEN, PF_FW_ARQH, PF_FW_ARQT
+
 static const uint32_t kRegs[] = {
-    PF_FW_ATQBAL, PF_FW_ATQBAH, PF_FW_ATQLEN, PF_FW_ATQH, PF_FW_ATQT,
-    PF_FW_ARQBAL, PF_FW_ARQBAH, PF_FW_ARQLEN, PF_FW_ARQH, PF_FW_ARQT,
+    AQ_REGS,
     PFPE_CQPDB, PFPE_CQPTAIL, PFPE_CCQPSTATUS, PFPE_CCQPHIGH, PFPE_CCQPLOW,
     PFPE_WQEALLOC, PFPE_CQARM, PFPE_CQACK, PFPE_AEQALLOC, PFGEN_CTRL, GLGEN_RTRIG,
 };
+
+static const uint32_t kLanRegs[] = {
+    AQ_REGS,
+    QTX_COMM_DBELL(LANT_TXQ), QRX_TAIL(LANT_RXQ), QRX_CTRL(LANT_RXQ),
+    QRX_CONTEXT(0, LANT_RXQ), QRX_CONTEXT(1, LANT_RXQ), QRX_CONTEXT(2, LANT_RXQ),
+    QRX_CONTEXT(3, LANT_RXQ), QRX_CONTEXT(4, LANT_RXQ), QRX_CONTEXT(5, LANT_RXQ),
+    QRX_CONTEXT(6, LANT_RXQ), QRX_CONTEXT(7, LANT_RXQ),
+    QINT_TQCTL(LANT_TXQ), QINT_RQCTL(LANT_RXQ), GLINT_DYN_CTL(LANT_MSIX),
+    PFGEN_CTRL, GLGEN_RTRIG,
+};
+
+/* The start of the LAN start's Tx buffer: Ethernet to a peer, IPv4, TCP (PSH|ACK), without
+ * checksums; the port's MAC goes in as the source. The TSO and checksum offloads take the
+ * header lengths from the descriptor. */
+static const uint8_t kTxHeader[] = {
+    0x02, 0x00, 0x00, 0x00, 0x00, 0xbb, 0, 0, 0, 0, 0, 0, 0x08, 0x00,
+    0x45, 0x00, 0x05, 0xdc, 0x00, 0x01, 0x40, 0x00, 0x40, 0x06, 0x00, 0x00,
+    0x0a, 0x00, 0x00, 0x01, 0x0a, 0x00, 0x00, 0x02,
+    0x13, 0x88, 0x0f, 0xa0, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+    0x50, 0x18, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+};
+#define TX_HDR_SRC_MAC  6
+
+static LantPort lan;
 
 typedef struct Input {
     const uint8_t *p;
@@ -101,12 +157,15 @@ static uint64_t u64(Input *in)
     return ld64(b);
 }
 
-static uint32_t reg_offset(uint32_t raw)
+static uint32_t reg_offset(uint32_t raw, Start start)
 {
-    if (raw & 1) {
-        return kRegs[(raw >> 1) % G_N_ELEMENTS(kRegs)];
+    if (!(raw & 1)) {
+        return raw & BAR0_MASK;
     }
-    return raw & BAR0_MASK;
+    if (start == START_LAN) {
+        return kLanRegs[(raw >> 1) % G_N_ELEMENTS(kLanRegs)];
+    }
+    return kRegs[(raw >> 1) % G_N_ELEMENTS(kRegs)];
 }
 
 static void op_mem_write(Input *in)
@@ -159,10 +218,13 @@ static void op_frame(Input *in, bool pe)
     uint8_t mode = u8(in);
     size_t len;
 
-    if (mode & 1) {
+    if (mode & RAW_FRAME) {
         len = u16(in) % MAX_FRAME;
         len = MIN(len, in->left);
         take(in, frame, len);
+        if ((mode & RAW_TO_PORT) && len >= ETH_ALEN) {
+            memcpy(frame, d->cfg.mac, ETH_ALEN);
+        }
     } else {
         RocePkt p = { .ipv4 = !(mode & 2), .ttl = 64, .pkey = 0xffff, .sport = u16(in) };
         uint8_t ip[4] = { 10, 0, 2, 15 };
@@ -220,6 +282,30 @@ static void op_wqe(Input *in, bool sq)
     }
 }
 
+/* A Tx descriptor at the LAN ring's tail, the doorbell if asked. */
+static void op_lan_tx(Input *in)
+{
+    uint8_t ctl = u8(in);
+    uint64_t qw0 = u64(in), qw1 = u64(in);
+
+    if (ctl & Q_IN_BUF) {
+        qw0 = LANT_TX_BUF + qw0 % LANT_TX_BUF_SIZE;
+    }
+    lant_tx(&lan, qw0, qw1, ctl & Q_KICK);
+}
+
+/* An Rx buffer posted at the LAN ring's tail, QRX_TAIL written if asked. */
+static void op_lan_rx(Input *in)
+{
+    uint8_t ctl = u8(in);
+    uint64_t addr = u64(in);
+
+    if (ctl & Q_IN_BUF) {
+        addr = LANT_RX_BUF + addr % ((uint64_t)LANT_RING_LEN * LANT_RX_BUF_SIZE);
+    }
+    lant_rx_post(&lan, addr, ctl & Q_KICK);
+}
+
 /* The peer's side of the wire: what A and B sent goes back to the device, one frame changed. */
 static void op_wire(Input *in)
 {
@@ -252,20 +338,22 @@ static void op_wire(Input *in)
     }
 }
 
-static void run(Input *in, bool pe)
+static void run(Input *in, Start start)
 {
+    bool pe = start == START_RDMA;
+
     while (in->left) {
         uint8_t op = u8(in) % OP_COUNT;
 
         switch (op) {
         case OP_MMIO_WRITE: {
-            uint32_t off = reg_offset(u32(in));
+            uint32_t off = reg_offset(u32(in), start);
 
             irdma_dev_mmio_write(d, off, u32(in));
             break;
         }
         case OP_MMIO_READ:
-            irdma_dev_mmio_read(d, reg_offset(u32(in)));
+            irdma_dev_mmio_read(d, reg_offset(u32(in), start));
             break;
         case OP_MEM_WRITE:
             op_mem_write(in);
@@ -286,10 +374,16 @@ static void run(Input *in, bool pe)
         case OP_FRAME:
             op_frame(in, pe);
             break;
-        case OP_SQ_WQE:
-        case OP_RQ_WQE:
+        case OP_SEND_Q:
+        case OP_RECV_Q:
             if (pe) {
-                op_wqe(in, op == OP_SQ_WQE);
+                op_wqe(in, op == OP_SEND_Q);
+            } else if (start == START_LAN) {
+                if (op == OP_SEND_Q) {
+                    op_lan_tx(in);
+                } else {
+                    op_lan_rx(in);
+                }
             }
             break;
         case OP_WIRE:
@@ -301,30 +395,52 @@ static void run(Input *in, bool pe)
     }
 }
 
+/* ice's probe and open, and the Tx buffer's contents. */
+static void lan_start(void)
+{
+    uint8_t *buf = h->mem + LANT_TX_BUF;
+
+    aqt_init(h, d);
+    lant_probe(&lan);
+    for (unsigned i = sizeof(kTxHeader); i < LANT_TX_BUF_SIZE; i++) {
+        buf[i] = i;
+    }
+    memcpy(buf, kTxHeader, sizeof(kTxHeader));
+    memcpy(buf + TX_HDR_SRC_MAC, d->cfg.mac, ETH_ALEN);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FakeHost *host;      /* one host for every input: fresh pages cost more than a run */
     Input in = { data, size };
-    bool pe = size && (data[0] & 1);
+    Start start = !size ? START_AQ : (data[0] & 1) ? START_RDMA :
+                  (data[0] & 2) ? START_LAN : START_AQ;
 
     if (!host) {
-        host = fake_host_new(MAX(TRT_MEM_SIZE, AQT_MEM_SIZE));
+        host = fake_host_new(MAX(TRT_MEM_SIZE, MAX(AQT_MEM_SIZE, LANT_MEM_SIZE)));
         host->quiet = true;
     }
     fake_host_clear(host);
+    host->drop_frames = start == START_LAN;
     h = host;
     d = fake_dev_new(h);
     in.p++;
     in.left = size ? size - 1 : 0;
-    if (pe) {
+    switch (start) {
+    case START_RDMA:
         trt_bring_up();
         connect_default();
-    } else {
+        break;
+    case START_LAN:
+        lan_start();
+        break;
+    case START_AQ:
         aqt_init(h, d);
+        break;
     }
-    run(&in, pe);
+    run(&in, start);
     irdma_dev_free(d);
     return 0;
 }

@@ -55,7 +55,9 @@ static void fh_send_frame(void *opaque, const void *frame, size_t len)
 {
     FakeHost *h = opaque;
 
-    g_ptr_array_add(h->frames, g_bytes_new(frame, len));
+    if (!h->drop_frames) {
+        g_ptr_array_add(h->frames, g_bytes_new(frame, len));
+    }
 }
 
 static bool fh_trace_enabled(void *opaque)

@@ -19,6 +19,8 @@ typedef struct FakeHost {
     GPtrArray *frames;         /* GBytes */
     GPtrArray *traces;         /* char *: "event: detail" */
     bool quiet;                /* record no trace events (the fuzzer) */
+    bool drop_frames;          /* keep no sent frames (the fuzzer's LAN start: one doorbell
+                                * may send thousands of TSO segments) */
 } FakeHost;
 
 extern const IrdmaHostOps fake_host_ops;

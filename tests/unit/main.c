@@ -23,6 +23,7 @@ Suite *rocev2_suite(void);
 Suite *transport_suite(void);
 Suite *timing_suite(void);
 Suite *fault_suite(void);
+Suite *lan_suite(void);
 
 int main(void)
 {
@@ -49,6 +50,7 @@ int main(void)
     srunner_add_suite(sr, transport_suite());
     srunner_add_suite(sr, timing_suite());
     srunner_add_suite(sr, fault_suite());
+    srunner_add_suite(sr, lan_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

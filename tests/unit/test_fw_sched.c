@@ -2,7 +2,7 @@
  * firmware's error codes. The good sequences are the ones ice 6.1 sends (ice_sched.c,
  * ice_common.c, ice_idc.c, ice_dcb.c). */
 #include <check.h>
-#include "aq_util.h"
+#include "lan_util.h"
 #include "emu/fw.h"
 #include "emu/fw_sched.h"
 #include "emu/le.h"
@@ -41,18 +41,6 @@ static void elem_decode(const uint8_t *p, Elem *e)
     e->eir_prof = ld16(p + 16);
     e->eir_bw = ld16(p + 18);
     e->srl = ld16(p + 20);
-}
-
-/* The 16-byte element info as ice_sched_add_elems / ice_ena_vsi_txq fill it. */
-static void info_dflt(uint8_t *p)
-{
-    memset(p, 0, 16);
-    p[0] = TYPE_SE;
-    p[1] = VALID_GCE;
-    st16(p + 4, 0);
-    st16(p + 6, 4);
-    st16(p + 8, 0);
-    st16(p + 10, 4);
 }
 
 static uint16_t send(uint16_t opc, uint16_t flags, uint8_t *params, void *buf, uint16_t len,
@@ -94,7 +82,7 @@ static uint16_t add_elems(uint32_t parent, unsigned n, uint32_t *teids)
     st16(buf + 4, n);
     for (unsigned i = 0; i < n; i++) {
         st32(buf + 8 + i * ELEMD_SIZE, parent);
-        info_dflt(buf + 8 + i * ELEMD_SIZE + 8);
+        lant_elem_info_dflt(buf + 8 + i * ELEMD_SIZE + 8);
     }
     rc = send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 8 + n * ELEMD_SIZE, &r);
     ck_assert_uint_eq(ld16(r.params + 2), rc == AQ_RC_OK ? 1 : 0);
@@ -168,27 +156,16 @@ static uint16_t suspend_resume(uint16_t opc, uint32_t teid)
     return rc;
 }
 
-/* 0x0C30 as ice_vsi_cfg_txq / ice_ena_vsi_txq: one group, one queue. */
+/* 0x0C30 as ice_vsi_cfg_txq / ice_ena_vsi_txq, with a context of bytes counting up from
+ * @ctx_seed. */
 static uint16_t add_txq(uint32_t parent, uint16_t txq_id, uint8_t ctx_seed, uint32_t *teid)
 {
-    uint8_t p[16] = { 0 }, buf[8 + 48] = { 0 };
-    uint16_t rc;
+    uint8_t ctx[FW_SCHED_TXQ_CTX_SIZE];
 
-    p[0] = 1;
-    st32(buf, parent);
-    buf[4] = 1;
-    st16(buf + 8, txq_id);
-    for (unsigned i = 0; i < 22; i++) {
-        buf[8 + 8 + i] = ctx_seed + i;
+    for (unsigned i = 0; i < sizeof(ctx); i++) {
+        ctx[i] = ctx_seed + i;
     }
-    info_dflt(buf + 8 + 32);
-    buf[8 + 32] = 0;            /* elem_type is reserved here */
-    rc = send(AQC_ADD_TXQS, AQ_FLAG_RD, p, buf, sizeof(buf), NULL);
-    ck_assert_uint_eq(ld16(buf + 8), txq_id);
-    if (teid) {
-        *teid = ld32(buf + 8 + 4);
-    }
-    return rc;
+    return lant_add_txq(parent, txq_id, ctx, teid);
 }
 
 /* 0x0C31 as ice_aq_dis_lan_txq: one group, one q_id, FLUSH_PIPE, timeout 5. */
@@ -215,7 +192,7 @@ static uint16_t add_qset(uint32_t parent, uint16_t qset_id, uint32_t *teid)
     st32(buf, parent);
     st16(buf + 4, 1);
     st16(buf + 8, qset_id);
-    info_dflt(buf + 8 + 8);
+    lant_elem_info_dflt(buf + 8 + 8);
     buf[8 + 8] = 0;
     rc = send(AQC_ADD_RDMA_QSET, AQ_FLAG_RD, p, buf, sizeof(buf), NULL);
     if (teid) {
@@ -305,41 +282,6 @@ static void get_topo(Topo *t)
     }
 }
 
-typedef struct Vsi {
-    uint32_t root, tc0, l[8];     /* l[2..7]: entry layer .. queue group */
-} Vsi;
-
-/* What ice does at probe up to the first LAN queue: query the layers, read the default tree
- * (querying each node), delete the entry point, add the PF VSI's support nodes L2..L5 and its
- * LAN child nodes L6, L7. */
-static void probe(Vsi *v)
-{
-    uint8_t res[QRES_SIZE];
-    unsigned entry = 0;
-    Topo t;
-
-    ck_assert_uint_eq(send(AQC_QUERY_SCHED_RES, 0, NULL, res, sizeof(res), NULL), AQ_RC_OK);
-    ck_assert_uint_eq(ld16(res + 2), 9);
-    get_topo(&t);
-    for (unsigned j = 1; j < t.num; j++) {
-        Elem e;
-
-        if (t.e[j].type == TYPE_ENTRY) {
-            entry = j;
-        }
-        ck_assert_uint_eq(query(t.e[j].teid, &e), AQ_RC_OK);
-        ck_assert_uint_eq(e.parent, t.e[j - 1].teid);
-    }
-    ck_assert_uint_ge(entry, 1);
-    v->root = t.e[0].teid;
-    v->tc0 = t.e[1].teid;
-    ck_assert_uint_eq(delete1(t.e[entry - 1].teid, t.e[entry].teid), AQ_RC_OK);
-    v->l[1] = v->tc0;
-    for (unsigned l = 2; l <= 7; l++) {
-        v->l[l] = add1(v->l[l - 1]);
-    }
-}
-
 /* ---- tests ---- */
 
 START_TEST(query_sched_res_reports_nine_layers_of_eight)
@@ -413,9 +355,9 @@ END_TEST
 START_TEST(entry_point_deleted_is_gone)
 {
     Topo t;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     get_topo(&t);
     ck_assert_uint_eq(t.num, 2);                  /* root, TC0 */
     ck_assert_uint_eq(query(v.root, NULL), AQ_RC_OK);
@@ -428,9 +370,9 @@ START_TEST(vsi_setup_and_lan_queues)
     uint32_t q[4];
     FwSchedTxq txq;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     for (unsigned l = 2; l <= 7; l++) {
         ck_assert_uint_eq(query(v.l[l], &e), AQ_RC_OK);
         ck_assert_uint_eq(e.parent, v.l[l - 1]);
@@ -482,9 +424,9 @@ START_TEST(add_elems_fills_every_teid_and_counts_groups)
     uint8_t p[16] = { 0 }, buf[2 * 8 + 5 * ELEMD_SIZE] = { 0 };
     uint32_t t[3], seen[5];
     AqtResp r;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_elems(v.l[4], 3, t), AQ_RC_OK);
     ck_assert_uint_ne(t[0], t[1]);
     ck_assert_uint_ne(t[1], t[2]);
@@ -499,12 +441,12 @@ START_TEST(add_elems_fills_every_teid_and_counts_groups)
     st32(buf, v.l[5]);
     st16(buf + 4, 2);
     for (unsigned i = 0; i < 2; i++) {
-        info_dflt(buf + 8 + i * ELEMD_SIZE + 8);
+        lant_elem_info_dflt(buf + 8 + i * ELEMD_SIZE + 8);
     }
     st32(buf + 8 + 2 * ELEMD_SIZE, v.l[6]);
     st16(buf + 8 + 2 * ELEMD_SIZE + 4, 3);
     for (unsigned i = 0; i < 3; i++) {
-        info_dflt(buf + 16 + (2 + i) * ELEMD_SIZE + 8);
+        lant_elem_info_dflt(buf + 16 + (2 + i) * ELEMD_SIZE + 8);
     }
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, sizeof(buf), &r), AQ_RC_OK);
     ck_assert_uint_eq(ld16(r.params + 2), 2);
@@ -526,13 +468,13 @@ START_TEST(add_elems_malformed)
     uint8_t p[16] = { 0 }, buf[8 + 3 * ELEMD_SIZE] = { 0 };
     uint32_t t[8], q;
     AqtResp r;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     /* 0 groups */
     st32(buf, v.l[3]);
     st16(buf + 4, 1);
-    info_dflt(buf + 16);
+    lant_elem_info_dflt(buf + 16);
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
     /* num_elems 3 in a buffer holding 1 */
     st16(p, 1);
@@ -573,12 +515,12 @@ START_TEST(add_elems_malformed)
     st16(p, 1);
     st32(buf, v.l[2]);
     st16(buf + 4, 1);
-    info_dflt(buf + 16);
+    lant_elem_info_dflt(buf + 16);
     buf[16] = TYPE_LEAF;
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
     ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_type"), 1);
     /* an RL profile that doesn't exist */
-    info_dflt(buf + 16);
+    lant_elem_info_dflt(buf + 16);
     st16(buf + 16 + 4, 77);
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
     ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_profile"), 1);
@@ -592,9 +534,9 @@ START_TEST(get_elems_several_and_malformed)
     uint8_t p[16] = { 0 }, buf[3 * ELEMD_SIZE] = { 0 };
     AqtResp r;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     st16(p, 3);
     st32(buf + 4, v.root);
     st32(buf + ELEMD_SIZE + 4, v.tc0);
@@ -627,9 +569,9 @@ START_TEST(cfg_elems_updates_the_valid_sections)
     uint8_t p[16] = { 0 }, buf[2 * ELEMD_SIZE] = { 0 };
     AqtResp r;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     /* ice_sched_cfg_node_bw_alloc: CIR weight of the VSI node */
     ck_assert_uint_eq(cfg1(v.l[5], VALID_GCE, 0, 50, 0, 4, 0), AQ_RC_OK);
     ck_assert_uint_eq(query(v.l[5], &e), AQ_RC_OK);
@@ -673,9 +615,9 @@ END_TEST
 START_TEST(delete_refuses_nodes_with_children_and_fw_nodes)
 {
     uint32_t q;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(delete1(v.l[4], v.l[5]), AQ_RC_EBUSY);
     ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_has_children"), 1);
     ck_assert_uint_eq(query(v.l[5], NULL), AQ_RC_OK);
@@ -695,9 +637,9 @@ END_TEST
 START_TEST(delete_several_is_all_or_nothing)
 {
     uint32_t t[4];
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_elems(v.l[6], 3, t), AQ_RC_OK);
     t[3] = 0xdead;
     ck_assert_uint_eq(delete_elems(v.l[6], 4, t), AQ_RC_ENOENT);
@@ -716,9 +658,9 @@ START_TEST(aggregator_move_as_ice_set_agg_vsi)
     uint32_t agg, agg_l4, other, q, t[6];
     FwSchedTxq txq;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 0, 0, &q), AQ_RC_OK);
     /* ice_sched_add_agg_cfg: aggregator (L3) under the existing L2; one L4 below it */
     agg = add1(v.l[2]);
@@ -754,9 +696,9 @@ START_TEST(suspend_resume_set_the_flag)
     FwSchedTxq txq;
     uint32_t q;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 5, 0, &q), AQ_RC_OK);
     ck_assert_uint_eq(suspend_resume(AQC_SUSPEND_SCHED_ELEMS, v.l[5]), AQ_RC_OK);
     ck_assert_uint_eq(query(v.l[5], &e), AQ_RC_OK);
@@ -786,9 +728,9 @@ START_TEST(rl_profiles_bookkeeping)
 {
     uint16_t cir, eir, srl, id;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     /* ice_sched_set_node_bw_lmt on the VSI node (layer 5 -> level 6) */
     ck_assert_uint_eq(add_profile(6, 0, &cir), AQ_RC_OK);
     ck_assert_uint_eq(add_profile(6, 1, &eir), AQ_RC_OK);
@@ -860,9 +802,9 @@ START_TEST(add_txqs_malformed)
 {
     uint8_t p[16] = { 0 }, buf[2 * (8 + 48)] = { 0 };
     uint32_t q;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 7, 0, &q), AQ_RC_OK);
     ck_assert_uint_eq(add_txq(v.l[7], 7, 0, NULL), AQ_RC_EEXIST);
     ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_queue_exists"), 1);
@@ -886,7 +828,7 @@ START_TEST(add_txqs_malformed)
             st32(g, qg);
             g[4] = 1;
             st16(g + 8, 50);
-            info_dflt(g + 8 + 32);
+            lant_elem_info_dflt(g + 8 + 32);
         }
         ck_assert_uint_eq(send(AQC_ADD_TXQS, AQ_FLAG_RD, p, buf, sizeof(buf), NULL),
                           AQ_RC_EEXIST);
@@ -920,9 +862,9 @@ START_TEST(dis_txqs_variants_and_malformed)
 {
     uint8_t p[16] = { 0 }, buf[32] = { 0 };
     uint32_t q[3];
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     for (unsigned i = 0; i < 3; i++) {
         ck_assert_uint_eq(add_txq(v.l[7], 20 + i, 0, &q[i]), AQ_RC_OK);
     }
@@ -981,9 +923,9 @@ START_TEST(rdma_qset_chain_under_the_vsi_node)
     uint32_t rl6, rl7, qs, lq;
     FwSchedTxq txq;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 4, 0, &lq), AQ_RC_OK);
     /* ice_cfg_vsi_rdma: RDMA-owned L6/L7 under the same L5 VSI node */
     rl6 = add1(v.l[5]);
@@ -1017,7 +959,7 @@ START_TEST(rdma_qset_chain_under_the_vsi_node)
         st32(buf, rl7);
         st16(buf + 4, 2);
         st16(buf + 8, 6);
-        info_dflt(buf + 16);
+        lant_elem_info_dflt(buf + 16);
         ck_assert_uint_eq(send(AQC_ADD_RDMA_QSET, AQ_FLAG_RD, p, buf, sizeof(buf), NULL),
                           AQ_RC_EINVAL);
     }
@@ -1029,9 +971,9 @@ START_TEST(dcb_tc_change_keeps_tc_teids_stable)
     uint32_t tc1, tc1_vsi[6], q;
     FwSchedTxq txq;
     Elem e;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     fw_sched_set_tcs(d->sched, 0x0f);
     ck_assert_uint_eq(fw_sched_tc_bitmap(d->sched), 0x0f);
     ck_assert_uint_eq(fw_sched_tc_teid(d->sched, 0), v.tc0);
@@ -1089,9 +1031,9 @@ START_TEST(pf_reset_restores_the_default_tree)
     uint32_t q, qs, rl7;
     uint16_t prof;
     Topo t;
-    Vsi v, v2;
+    LantBranch v, v2;
 
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 0, 0, &q), AQ_RC_OK);
     rl7 = add1(add1(v.l[5]));
     ck_assert_uint_eq(add_qset(rl7, 1, &qs), AQ_RC_OK);
@@ -1113,13 +1055,13 @@ START_TEST(pf_reset_restores_the_default_tree)
     ck_assert_uint_eq(query(fw_sched_tc_teid(d->sched, 1), NULL), AQ_RC_OK);
 
     /* the next probe works as the first did; so after a PFSWR */
-    probe(&v2);
+    lant_sched_branch(&v2);
     ck_assert_uint_eq(v2.root, v.root);
     ck_assert_uint_eq(v2.tc0, v.tc0);
     ck_assert_uint_eq(add_txq(v2.l[7], 0, 0, NULL), AQ_RC_OK);
     irdma_dev_pf_reset(d);
     aqt_init(h, d);
-    probe(&v2);
+    lant_sched_branch(&v2);
     ck_assert_uint_eq(fw_sched_num_txqs(d->sched), 0);
 }
 END_TEST
@@ -1129,9 +1071,9 @@ START_TEST(layer_node_budget_is_enforced)
     uint32_t l2[64], l3[512];
     unsigned n2 = 0, n3 = 0, n4 = 0;
     uint16_t rc = AQ_RC_OK;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     fw_sched_set_tcs(d->sched, 0xff);
     for (unsigned tc = 0; tc < 8; tc++) {
         uint32_t parent = fw_sched_tc_teid(d->sched, tc);
@@ -1171,9 +1113,9 @@ START_TEST(random_commands_are_survived)
     uint32_t teids[64];
     unsigned nteids = 0;
     Topo t;
-    Vsi v;
+    LantBranch v;
 
-    probe(&v);
+    lant_sched_branch(&v);
     for (unsigned l = 1; l <= 7; l++) {
         teids[nteids++] = v.l[l];
     }
@@ -1206,7 +1148,7 @@ START_TEST(random_commands_are_survived)
     get_topo(&t);
     ck_assert_uint_eq(t.e[0].teid, fw_sched_root_teid(d->sched));
     ck_assert_uint_eq(send(AQC_CLEAR_PF_CFG, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
-    probe(&v);
+    lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 0, 0, NULL), AQ_RC_OK);
 }
 END_TEST

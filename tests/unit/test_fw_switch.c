@@ -1,7 +1,7 @@
 /* test_fw_switch.c - AQ handlers of fw_switch.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
-#include "aq_util.h"
+#include "lan_util.h"
 #include "emu/fw.h"
 #include "emu/le.h"
 
@@ -122,15 +122,10 @@ START_TEST(a_large_request_gets_a_block_named_by_its_first_id)
 }
 END_TEST
 
+/* A MAC rule of @type for the port's address, forwarding to VSI 0. */
 static unsigned build_mac_rule(uint8_t *r, uint16_t type)
 {
-    memset(r, 0, 16 + 14);
-    st16(r, type);
-    st16(r + 4, 1);                          /* MAC recipe */
-    st32(r + 8, 0x00000000);
-    st16(r + 14, 14);                        /* Ethernet header to match */
-    memcpy(r + 16, "\x52\x54\x00\x12\x34\x56", 6);
-    return 16 + 14;
+    return lant_mac_rule(r, type, d->cfg.mac, 0);
 }
 
 START_TEST(rules_get_an_index_and_are_removed_by_it)

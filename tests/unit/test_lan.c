@@ -1,0 +1,137 @@
+/* test_lan.c - the LAN data path (lan_rx.c, lan_tx.c) behind the state ice's probe leaves
+ * (lan_util): frames from the wire through the switch rules into the Rx ring, and Tx
+ * descriptors out to the wire. */
+#include <check.h>
+#include "lan_util.h"
+#include "emu/e810_regs.h"
+#include "emu/fw_sched.h"
+#include "emu/fw_switch.h"
+#include "emu/inet.h"
+#include "emu/lan_rx.h"
+#include "emu/lan_tx.h"
+#include "emu/le.h"
+
+#define ETH_HLEN        14
+#define ETH_P_IPV4      0x0800
+#define IPV4_HLEN       20
+#define UDP_HLEN        8
+#define IPPROTO_UDP     17
+#define FRAME_LEN       (ETH_HLEN + IPV4_HLEN + UDP_HLEN + 64)
+#define STEP_NS         1000        /* long enough for every zero-delay event to run */
+
+static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0xbb };
+
+static void step(void)
+{
+    fake_host_advance(h, d, h->now_ns + STEP_NS);
+}
+
+/* An IPv4/UDP frame from the peer to @dst with a valid IP header checksum. */
+static size_t udp_frame(uint8_t *f, const uint8_t dst[6])
+{
+    uint8_t *ip = f + ETH_HLEN;
+
+    memset(f, 0, FRAME_LEN);
+    memcpy(f, dst, 6);
+    memcpy(f + 6, peer_mac, 6);
+    put_be16(f + 12, ETH_P_IPV4);
+    ip[0] = 0x45;
+    put_be16(ip + 2, FRAME_LEN - ETH_HLEN);
+    ip[8] = 64;
+    ip[9] = IPPROTO_UDP;
+    memcpy(ip + 12, "\x0a\x00\x00\x02\x0a\x00\x00\x01", 8);
+    put_be16(ip + 10, csum_fold(csum_add(0, ip, IPV4_HLEN)));
+    put_be16(ip + IPV4_HLEN, 4000);
+    put_be16(ip + IPV4_HLEN + 2, 5000);
+    put_be16(ip + IPV4_HLEN + 4, FRAME_LEN - ETH_HLEN - IPV4_HLEN);
+    for (unsigned i = ETH_HLEN + IPV4_HLEN + UDP_HLEN; i < FRAME_LEN; i++) {
+        f[i] = i;
+    }
+    return FRAME_LEN;
+}
+
+static const uint8_t *rx_desc(unsigned i)
+{
+    return h->mem + LANT_RX_RING + i * LANT_RXD_SIZE;
+}
+
+START_TEST(probe_leaves_package_switch_and_queues_up)
+{
+    FwSchedTxq txq;
+
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_pkg_activated"), 1);
+    ck_assert_uint_eq(fw_switch_vsi_count(d->sw), 1);
+    ck_assert_uint_eq(fw_switch_rule_count(d->sw), 2);
+    ck_assert(fw_sched_get_txq(d->sched, LANT_TXQ, &txq));
+    ck_assert_uint_eq(txq.teid, lan_port.txq_teid);
+    ck_assert_uint_eq(txq.parent_teid, lan_port.branch.l[7]);
+    ck_assert_uint_eq(fake_host_trace_count(h, "lan_rx_queue: queue 0"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "lan_rx_bad_context"), 0);
+}
+END_TEST
+
+START_TEST(frame_to_the_port_lands_in_the_rx_ring)
+{
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, d->cfg.mac);
+
+    irdma_dev_receive(d, f, len);
+    step();
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+    ck_assert_uint_eq(ld16(rx_desc(0) + LANT_RXD_STATUS0) & LANT_RXD_ST0_DD, LANT_RXD_ST0_DD);
+    ck_assert_uint_eq(ld16(rx_desc(0) + LANT_RXD_PKT_LEN), len);
+    ck_assert_mem_eq(h->mem + LANT_RX_BUF, f, len);
+    ck_assert_uint_eq(h->irqs->len, 1);
+    ck_assert_uint_eq(g_array_index(h->irqs, unsigned, 0), LANT_MSIX);
+}
+END_TEST
+
+START_TEST(broadcast_passes_and_other_macs_are_filtered)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t f[FRAME_LEN];
+
+    irdma_dev_receive(d, f, udp_frame(f, peer_mac));
+    step();
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->filtered, 1);
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 0);
+    irdma_dev_receive(d, f, udp_frame(f, bcast));
+    step();
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+}
+END_TEST
+
+START_TEST(tx_descriptor_sends_its_buffer)
+{
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, peer_mac);
+    const uint8_t *desc = h->mem + LANT_TX_RING;
+    size_t sent;
+    const uint8_t *data;
+
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF,
+            lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0), true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 1);
+    data = g_bytes_get_data(g_ptr_array_index(h->frames, 0), &sent);
+    ck_assert_uint_eq(sent, len);
+    ck_assert_mem_eq(data, f, len);
+    ck_assert_uint_eq(ld64(desc + 8) & LANT_TXD_DTYPE_M, LANT_TXD_DTYPE_DONE);
+    ck_assert_uint_eq(lan_tx_stats(d->lan_tx)->frames, 1);
+}
+END_TEST
+
+Suite *lan_suite(void)
+{
+    Suite *s = suite_create("lan");
+    TCase *tc = tcase_create("datapath");
+
+    tcase_add_checked_fixture(tc, lant_setup, aqt_teardown);
+    tcase_add_test(tc, probe_leaves_package_switch_and_queues_up);
+    tcase_add_test(tc, frame_to_the_port_lands_in_the_rx_ring);
+    tcase_add_test(tc, broadcast_passes_and_other_macs_are_filtered);
+    tcase_add_test(tc, tx_descriptor_sends_its_buffer);
+    suite_add_tcase(s, tc);
+    return s;
+}
