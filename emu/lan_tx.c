@@ -52,13 +52,19 @@
 #define TXQ_CTX_QLEN_WIDTH      13
 #define TXQ_BASE_UNIT           128
 
-/* Limits: the largest frame a descriptor chain may build, the most descriptors one doorbell
- * may make the device walk before it yields, the smallest MSS TSO accepts. */
+/* Limits: the largest frame a descriptor chain may build, the most descriptors and frames one
+ * turn of the ring may walk and send before it yields (checked between packets: one TSO packet
+ * adds at most TX_MAX_FRAME / TX_MIN_MSS = 4096 frames), the smallest MSS TSO accepts. */
 #define TX_MAX_FRAME            (256 * 1024)
 #define TX_MAX_DESC_PER_FRAME   64
 #define TX_BUDGET               1024
+#define TX_FRAME_BUDGET         1024
 #define TX_MIN_MSS              64
 #define TX_WIRE_MAX             (9728 + 4)
+/* A ring that spent its budget goes on this much later: an event in the future ends the
+ * event queue's run, so the host's main loop has its turn first (one due now would run in
+ * the same run, in inline timing mode too). */
+#define TX_YIELD_NS             1
 
 #define ETH_HLEN                14
 #define ETH_P_IPV4              0x0800
@@ -84,6 +90,7 @@ struct LanTx {
     GHashTable *rings;          /* txq -> TxRing */
     uint8_t *frame;             /* TX_MAX_FRAME: the packet being gathered */
     uint8_t *seg;               /* TX_WIRE_MAX + VLAN: one segment on its way out */
+    uint64_t emitted;           /* frames handed to emit(), sent or not: the frame budget */
     LanTxStats stats;
 };
 
@@ -167,6 +174,7 @@ static void emit(LanTx *t, const uint8_t *f, size_t len, uint16_t cmd, uint16_t 
     const uint8_t *out = f;
     size_t out_len = len;
 
+    t->emitted++;
     if (cmd & TXD_CMD_IL2TAG1) {
         /* Insert an 802.1Q tag after the MAC addresses. */
         if (len + VLAN_HLEN > TX_WIRE_MAX + VLAN_HLEN || len < 12) {
@@ -270,14 +278,17 @@ static void write_done(LanTx *t, uint64_t desc_addr, uint64_t qw1)
     }
 }
 
+static void ring_event(void *opaque);
+
 static void process_ring(LanTx *t, unsigned txq, TxRing *r)
 {
     IrdmaDev *d = t->d;
     FwSchedTxq q;
     uint64_t base;
-    uint32_t qlen, walked = 0, pkt_desc = 0;
+    uint32_t qlen, walked = 0, pkt_desc = 0, pkt_start;
+    uint64_t emitted = t->emitted;
     TxPacket p = { 0 };
-    bool irq = false;
+    bool irq = false, in_packet = false, spent = false;
 
     if (!fw_sched_get_txq(d->sched, txq, &q)) {
         emu_trace(&d->host, "lan_tx_no_queue", "doorbell on queue %u, never added", txq);
@@ -298,7 +309,8 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
     if (q.suspended) {
         return;     /* resumed queues are kicked by their next doorbell */
     }
-    while (r->head != r->tail && walked < TX_BUDGET) {
+    pkt_start = r->head;
+    while (r->head != r->tail) {
         uint64_t addr = base + (uint64_t)r->head * TXD_SIZE;
         uint8_t desc[TXD_SIZE];
         uint64_t qw0, qw1;
@@ -312,6 +324,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
         qw0 = ld64(desc);
         qw1 = ld64(desc + 8);
         dtype = qw1 & TXD_QW1_DTYPE_M;
+        in_packet |= dtype == TXD_DTYPE_CTX || dtype == TXD_DTYPE_DATA;
         if (dtype == TXD_DTYPE_CTX) {
             uint16_t ccmd = (qw1 >> TXCTX_QW1_CMD_S) & TXCTX_QW1_CMD_M;
 
@@ -345,6 +358,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
                 }
                 p = (TxPacket) { 0 };
                 pkt_desc = 0;
+                in_packet = false;
             }
             if (cmd & TXD_CMD_RS) {
                 write_done(t, addr, qw1);
@@ -357,13 +371,30 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
         }
         r->head = (r->head + 1) % qlen;
         walked++;
+        if (!in_packet) {
+            pkt_start = r->head;
+            /* Between packets only: a packet is sent whole or not yet. */
+            if (walked >= TX_BUDGET || t->emitted - emitted >= TX_FRAME_BUDGET) {
+                spent = true;
+                break;
+            }
+        } else if (walked >= TX_BUDGET + TX_MAX_DESC_PER_FRAME) {
+            break;      /* a chain past its descriptor limit: walk the rest next turn */
+        }
+    }
+    if (in_packet && r->head == r->tail) {
+        /* The tail cut a packet: as the hardware, wait for the doorbell that completes it,
+         * and fetch its descriptors again from the first. */
+        r->head = pkt_start;
+    } else if (r->head != r->tail) {
+        spent = true;
     }
     if (irq) {
         intr_raise_ctl(d, emu_regfile_read(d->regs, QINT_TQCTL(txq)), "tx queue");
     }
-    if (r->head != r->tail) {
-        /* Budget spent: continue after the host's main loop had its turn. */
-        lan_tx_doorbell(t, txq, r->tail);
+    if (spent && !r->ev) {
+        r->ev = emu_event_schedule(&d->events, MAX(timing_desc_fetch_ns(&d->timing),
+                                                   TX_YIELD_NS), ring_event, r);
     }
 }
 

@@ -30,7 +30,7 @@ static const GOptionEntry entries[] = {
       "Package name, at most 27 characters (default \"" DDP_SYNTH_NAME "\")", "NAME" },
     { "track-id", 't', 0, G_OPTION_ARG_STRING, &opt_track_id, "Track id (default "
       G_STRINGIFY(DDP_SYNTH_TRACK_ID) ")", "N" },
-    { NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
 static int usage_error(const char *msg)

@@ -122,6 +122,70 @@ START_TEST(tx_descriptor_sends_its_buffer)
 }
 END_TEST
 
+/* ice never does it, a hostile guest may: the tail cuts a packet after its first descriptor.
+ * The device sends nothing until the doorbell that completes it, then the packet whole. */
+START_TEST(packet_cut_by_the_tail_waits_for_its_end)
+{
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, peer_mac), sent;
+    const uint8_t *data;
+
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(0, 0, 50, 0), true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 0);
+    lant_tx(&lan_port, LANT_TX_BUF + 50,
+            lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len - 50, 0), true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 1);
+    data = g_bytes_get_data(g_ptr_array_index(h->frames, 0), &sent);
+    ck_assert_uint_eq(sent, len);
+    ck_assert_mem_eq(data, f, len);
+}
+END_TEST
+
+#define TSO_HDR         (ETH_HLEN + IPV4_HLEN + 20)
+#define TSO_LEN         16000
+#define TSO_MSS         64
+#define TSO_SEGS        ((TSO_LEN - TSO_HDR + TSO_MSS - 1) / TSO_MSS)      /* 250 */
+#define TXCTX_CMD_TSO_QW1   (1ull << 4)
+#define TXD_TSO_CMD     (LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS | 0x0060 /* IPv4 + csum */ | \
+                         0x0100 /* TCP */)
+#define TXD_TSO_OFFSET  ((ETH_HLEN / 2) | ((IPV4_HLEN / 4) << 7) | ((20 / 4) << 14))
+
+/* One IPv4/TCP TSO packet of TSO_LEN bytes cut at TSO_MSS: a context and a data descriptor. */
+static void tso_packet(bool kick)
+{
+    uint8_t *f = h->mem + LANT_TX_BUF, *ip = f + ETH_HLEN;
+
+    memset(f, 0, TSO_HDR);
+    memcpy(f, peer_mac, 6);
+    memcpy(f + 6, d->cfg.mac, 6);
+    put_be16(f + 12, ETH_P_IPV4);
+    ip[0] = 0x45;
+    ip[8] = 64;
+    ip[9] = 6;
+    ip[IPV4_HLEN + 12] = 5 << 4;
+    lant_tx(&lan_port, 0, 0x1 | TXCTX_CMD_TSO_QW1 | ((uint64_t)(TSO_LEN - TSO_HDR) << 30) |
+                          ((uint64_t)TSO_MSS << 50), false);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(TXD_TSO_CMD, TXD_TSO_OFFSET, TSO_LEN, 0), kick);
+}
+
+/* Six TSO packets of 250 segments behind one doorbell: the ring sends whole packets until it
+ * has sent 1024 frames (five packets), then lets the host's main loop run before the sixth. */
+START_TEST(tx_yields_to_the_host_after_its_frame_budget)
+{
+    for (unsigned i = 0; i < 6; i++) {
+        tso_packet(i == 5);
+    }
+    step();
+    ck_assert_uint_eq(h->frames->len, 5 * TSO_SEGS);
+    step();
+    ck_assert_uint_eq(h->frames->len, 6 * TSO_SEGS);
+    ck_assert_uint_eq(lan_tx_stats(d->lan_tx)->bad_desc, 0);
+}
+END_TEST
+
 Suite *lan_suite(void)
 {
     Suite *s = suite_create("lan");
@@ -132,6 +196,8 @@ Suite *lan_suite(void)
     tcase_add_test(tc, frame_to_the_port_lands_in_the_rx_ring);
     tcase_add_test(tc, broadcast_passes_and_other_macs_are_filtered);
     tcase_add_test(tc, tx_descriptor_sends_its_buffer);
+    tcase_add_test(tc, packet_cut_by_the_tail_waits_for_its_end);
+    tcase_add_test(tc, tx_yields_to_the_host_after_its_frame_budget);
     suite_add_tcase(s, tc);
     return s;
 }
