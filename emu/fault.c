@@ -40,7 +40,7 @@ static const struct {
     [FAULT_ON_AE] = { "ae", NULL, FAULT_ON_AE, ACTS_COMMON | ACT(FAULT_OICR) | ACT(FAULT_DROP) |
                       ACT(FAULT_DELAY) | ACT(FAULT_DUPLICATE) | ACT(FAULT_CORRUPT) },
     [FAULT_ON_WQE] = { "wqe", NULL, FAULT_ON_WQE, ACTS_COMMON | ACT(FAULT_OICR) |
-                       ACT(FAULT_RAISE_AE) },
+                       ACT(FAULT_RAISE_AE) | ACT(FAULT_DUPLICATE) },
     [FAULT_ON_REG_READ] = { "reg", "read", FAULT_ON_REG_READ, ACTS_COMMON | ACT(FAULT_OICR) |
                             ACT(FAULT_CORRUPT) },
     [FAULT_ON_REG_WRITE] = { "reg", "write", FAULT_ON_REG_WRITE, ACTS_COMMON | ACT(FAULT_OICR) |

@@ -42,7 +42,7 @@ typedef enum FaultActionKind {
     FAULT_ERROR,               /* complete with an error code instead of running (CQP, AQ) */
     FAULT_DROP,                /* the completion, AE, interrupt or register write is lost */
     FAULT_DELAY,               /* the event happens delay_ns later */
-    FAULT_DUPLICATE,           /* the AE or interrupt happens twice */
+    FAULT_DUPLICATE,           /* the AE, interrupt or SQ WQE completion happens twice */
     FAULT_CORRUPT,             /* one field of the AE or register value is replaced */
     FAULT_RAISE_AE,            /* the event's QP gets AE @ae */
     FAULT_OICR,                /* raise an OICR cause (and GLPE_CRITERR) */

@@ -26,6 +26,7 @@ typedef struct SqOp {
     bool read_gap;                 /* READ: asked again after a lost response; later ones of
                                     * the old answer are ignored until the new one starts */
     bool done;
+    bool cqe_twice;                /* the fault plan's duplicate: its CQE is written twice */
 } SqOp;
 
 static bool is_rc(const PeQp *qp)
@@ -138,6 +139,9 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
         g_queue_pop_head(&qp->req.ops);
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
+            if (op->cqe_twice) {
+                write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
+            }
         } else {
             qp->req.unreported = true;
         }
@@ -514,6 +518,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         fail(d, qp, fa->ae, "the fault plan");
         return false;
     }
+    op->cqe_twice = fa && fa->kind == FAULT_DUPLICATE;
     switch (op->w.op) {
     case SQ_OP_NOP:
         g_free(op);

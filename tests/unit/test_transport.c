@@ -368,6 +368,33 @@ START_TEST(write_with_a_lost_packet_goes_back_n)
 }
 END_TEST
 
+/* A fault plan's duplicate on an SQ WQE (fault.c): its completion is written twice, the next
+ * SEND's once; the data moved once. */
+START_TEST(fault_plan_duplicates_a_send_completion)
+{
+    g_autoptr(GError) err = NULL;
+    FaultPlan *plan = fault_plan_parse("[rule twice]\non = wqe SEND\naction = duplicate\n"
+                                       "once = true\n", "test.plan", &err);
+    unsigned first, second;
+
+    ck_assert_ptr_nonnull(plan);
+    fault_set_plan(d, plan);
+    connect_default();
+    post_rq(&qb, TRT_RECV, 64);
+    post_rq(&qb, TRT_RECV + 64, 64);
+    first = post_sq(&qa, send_wqe(64));
+    second = post_sq(&qa, send_wqe(64));
+    ring(&qa);
+    wire_run(NULL, NULL);
+    expect_sq_cqe(&qa, first, SQ_OP_SEND);
+    expect_sq_cqe(&qa, first, SQ_OP_SEND);
+    expect_sq_cqe(&qa, second, SQ_OP_SEND);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    ck_assert_uint_eq(cq_drain_count(&qb), 2);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " twice wqe 0x03 SEND qp=3 duplicate\n"));
+}
+END_TEST
+
 /* --- 2. a lost ACK: the retransmission timeout, duplicates at the responder --- */
 
 START_TEST(write_imm_with_a_lost_ack_retransmits_after_the_rto)
@@ -1244,6 +1271,7 @@ Suite *transport_suite(void)
 
     tcase_add_checked_fixture(tc, trt_setup, trt_teardown);
     tcase_add_test(tc, write_with_a_lost_packet_goes_back_n);
+    tcase_add_test(tc, fault_plan_duplicates_a_send_completion);
     tcase_add_test(tc, write_imm_with_a_lost_ack_retransmits_after_the_rto);
     tcase_add_test(tc, the_rto_restarts_when_more_is_sent);
     tcase_add_test(tc, read_with_a_lost_response_asks_again_for_the_rest);
