@@ -15,6 +15,12 @@ typedef struct RqRead {
     MrRange rg;
 } RqRead;
 
+/* The states a QP receives in. */
+static bool rq_ready(const PeQp *qp)
+{
+    return qp->state == QP_STATE_RTR || qp->state == QP_STATE_RTS || qp->state == QP_STATE_SQD;
+}
+
 static uint64_t wqe_bytes(const PeQp *qp)
 {
     return (uint64_t)QP_WQ_QUANTUM << qp->rq_wqe_shift;
@@ -82,7 +88,7 @@ static bool take_wqe(IrdmaDev *d, PeQp *qp)
 static bool scatter(IrdmaDev *d, PeQp *qp, uint64_t off, const uint8_t *buf, size_t len)
 {
     return mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, off, (void *)buf,
-                       len, true) == MR_ACCESS_OK;
+                       len, true, NULL) == MR_ACCESS_OK;
 }
 
 /* The receive completion of the WQE at the head; the WQE is consumed. */
@@ -140,7 +146,7 @@ static void answer_reads(IrdmaDev *d, PeQp *qp, unsigned budget)
 
         p.opcode = r->n == 1 ? BTH_RC_READ_RESP_ONLY : r->k == 0 ? BTH_RC_READ_RESP_FIRST :
                    r->k == r->n - 1 ? BTH_RC_READ_RESP_LAST : BTH_RC_READ_RESP_MIDDLE;
-        if (len && mr_copy(d, &r->rg, off, payload, len, false) != MR_ACCESS_OK) {
+        if (len && mr_copy(d, &r->rg, off, payload, len, false, NULL) != MR_ACCESS_OK) {
             /* The MR went (or its pages did) while the answer was on its way. */
             send_ack(d, qp, AETH_NAK_REM_OP, p.psn);
             g_queue_clear_full(&qp->resp.reads, g_free);
@@ -269,7 +275,7 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         if (p->payload_len > qp->resp.write_len - qp->resp.off ||
             ((fl & BTH_LAST) && qp->resp.off + p->payload_len != qp->resp.write_len) ||
             mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, p->payload_len,
-                    true) != MR_ACCESS_OK) {
+                    true, NULL) != MR_ACCESS_OK) {
             refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
             return;
         }
@@ -298,6 +304,40 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     if ((fl & BTH_LAST) || p->ackreq) {
         send_ack(d, qp, AETH_ACK, p->psn);
     }
+}
+
+unsigned rq_rx_middles(IrdmaDev *d, PeQp *qp, const RocePkt *p, unsigned n, uint64_t ackreq)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode), taken;
+    size_t len = (size_t)n * qp->mtu, done;
+    MrAccess a;
+
+    /* What rc_rx() would take, packet after packet, without a refusal: the next PSNs, MIDDLE
+     * packets of the message in progress, each one path MTU, all of them room in the target. */
+    if (!rq_ready(qp) || qp->type != QP_TYPE_ROCE_RC || p->psn != qp->resp.epsn ||
+        (fl & (BTH_FIRST | BTH_LAST)) || !(fl & qp->resp.msg) || p->payload_len != len ||
+        len > (qp->resp.msg == BTH_WRITE ? qp->resp.write_len : qp->resp.wqe.len) -
+              qp->resp.off) {
+        return 0;
+    }
+    qp->resp.nak_sent = false;
+    if (qp->resp.msg == BTH_WRITE) {
+        a = mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, len, true, &done);
+    } else {
+        a = mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, qp->resp.off,
+                        (void *)p->payload, len, true, &done);
+    }
+    /* A failure refuses the packet it was in, after those before it: rc_rx() takes it from
+     * there, placing what it can of that packet again. */
+    taken = a == MR_ACCESS_OK ? n : done / qp->mtu;
+    qp->resp.off += (uint64_t)taken * qp->mtu;
+    qp->resp.epsn = (qp->resp.epsn + taken) & ROCE_PSN_MASK;
+    for (unsigned k = 0; k < taken; k++) {
+        if ((ackreq >> k) & 1) {
+            send_ack(d, qp, AETH_ACK, p->psn + k);
+        }
+    }
+    return taken;
 }
 
 static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
@@ -335,7 +375,7 @@ static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 {
-    if (qp->state != QP_STATE_RTR && qp->state != QP_STATE_RTS && qp->state != QP_STATE_SQD) {
+    if (!rq_ready(qp)) {
         emu_trace(&d->host, "rq_rx_not_ready", "qp=%u opcode=0x%02x", qp->id, p->opcode);
         return;
     }

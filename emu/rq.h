@@ -24,6 +24,11 @@
 #define RQ_READ_BURST   64         /* response packets a turn before yielding to the host */
 
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p);
+/* @n MIDDLE packets of one message at once, as rq_rx() would take them one by one: @p the
+ * first, with the payload of all @n (PSNs follow; AckReq of packet k is bit k of @ackreq).
+ * Returns how many it took: all, none when it cannot take them so (hand them to rq_rx()), or
+ * those before the one whose placement failed (which rq_rx() must then refuse). */
+unsigned rq_rx_middles(IrdmaDev *d, PeQp *qp, const RocePkt *p, unsigned n, uint64_t ackreq);
 /* @qp changed state: RTR takes the expected PSN from its context. */
 void rq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev);
 /* FLUSH_WQES on the RQ: one flush CQE if a WQE is posted; true if one was written. */
