@@ -18,13 +18,15 @@ struct LoopTrain {
     const uint8_t *map;        /* the mapping, unmapped when the train goes */
     size_t map_len;
     uint8_t *copy;             /* taken before a device write changed the payload */
-    GList link;                /* in RoceEngine.trains */
+    GList link;                /* in RoceEngine.exposed while it is there */
 };
 
 struct RoceEngine {
     IrdmaDev *d;
     RoceStats stats;
-    GQueue trains;             /* LoopTrain: sent, not wholly delivered */
+    /* LoopTrain: sent, not wholly delivered, reading its payload from guest memory still:
+     * what a device write may have to copy first. */
+    GQueue exposed;
     LoopTrain *delivering;     /* the train whose packet is being delivered */
     uint8_t frame[ROCE_FRAME_MAX];
 };
@@ -34,7 +36,7 @@ RoceEngine *roce_new(IrdmaDev *d)
     RoceEngine *r = g_new0(RoceEngine, 1);
 
     r->d = d;
-    g_queue_init(&r->trains);
+    g_queue_init(&r->exposed);
     return r;
 }
 
@@ -235,8 +237,10 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt)
         }
     }
     r->stats.loopback_frames += lt->t.npkts;
-    lt->link.data = lt;
-    g_queue_push_tail_link(&r->trains, &lt->link);
+    if (lt->map) {
+        lt->link.data = lt;
+        g_queue_push_tail_link(&r->exposed, &lt->link);
+    }
     wire_loop_train(d, lt, lt->t.npkts);
 }
 
@@ -252,19 +256,11 @@ void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t
     loop_train(d, lt);
 }
 
-/* How many packets from the next one to deliver, up to @end, are MIDDLEs of its opcode. */
-static unsigned middles(const LoopTrain *lt, unsigned end)
+/* The next packet of @lt as it arrives. */
+static void arriving(const LoopTrain *lt, unsigned k, RocePkt *p)
 {
-    uint8_t op = lt->t.opcodes[lt->done];
-    unsigned k = lt->done;
-
-    if (rocev2_opcode_flags(op) & (BTH_FIRST | BTH_LAST)) {
-        return 0;
-    }
-    while (k < end && lt->t.opcodes[k] == op) {
-        k++;
-    }
-    return k - lt->done;
+    train_pkt(lt, k, p);
+    rocev2_as_parsed(p);
 }
 
 /* The next packet of @lt to its QP. */
@@ -272,36 +268,38 @@ static void deliver_one(IrdmaDev *d, LoopTrain *lt)
 {
     RocePkt p;
 
-    train_pkt(lt, lt->done, &p);
-    rocev2_as_parsed(&p);
+    arriving(lt, lt->done, &p);
     deliver(d, &p);
     lt->done++;
 }
 
-/* The MIDDLE packets of @lt from the next one on (up to @end) to their responder all at once,
- * if there are several and it takes them so. Returns whether it took them all; the packets it
- * did take are delivered. */
-static bool deliver_middles(IrdmaDev *d, LoopTrain *lt, unsigned end)
+/* The packets of @lt from the next one up to @end to their responder at once (rq_rx_run()),
+ * if it takes them so; false if it did not take any. */
+static bool deliver_run(IrdmaDev *d, LoopTrain *lt, unsigned end)
 {
-    unsigned run = middles(lt, end), n;
-    size_t off = (size_t)lt->done * lt->t.mtu;
-    RocePkt p;
+    unsigned n = end - lt->done, taken;
+    RocePkt first, last;
     PeQp *qp;
 
-    if (run < 2) {
+    if (n < 2) {
         return false;
     }
-    train_pkt(lt, lt->done, &p);
-    rocev2_as_parsed(&p);
-    qp = qp_lookup_mut(d, p.dqpn);
+    /* Between the first and the last, MIDDLEs (a train is packets of one message). */
+    for (unsigned k = lt->done + 1; k < end - 1; k++) {
+        if (rocev2_opcode_flags(lt->t.opcodes[k]) & (BTH_FIRST | BTH_LAST)) {
+            return false;
+        }
+    }
+    arriving(lt, lt->done, &first);
+    arriving(lt, end - 1, &last);
+    qp = qp_lookup_mut(d, first.dqpn);
     if (!qp || qp->type != QP_TYPE_ROCE_RC) {
         return false;
     }
-    p.payload_len = MIN(lt->len - off, (size_t)run * lt->t.mtu);
-    n = rq_rx_middles(d, qp, &p, run, lt->t.ackreq >> lt->done);
-    d->roce->stats.rx_frames += n;
-    lt->done += n;
-    return n == run;
+    taken = rq_rx_run(d, qp, &first, &last, n, lt->t.ackreq >> lt->done);
+    d->roce->stats.rx_frames += taken;
+    lt->done += taken;
+    return taken;
 }
 
 unsigned roce_rx_train(IrdmaDev *d, LoopTrain *lt, unsigned max)
@@ -310,7 +308,7 @@ unsigned roce_rx_train(IrdmaDev *d, LoopTrain *lt, unsigned max)
 
     d->roce->delivering = lt;
     while (lt->done < end) {
-        if (!deliver_middles(d, lt, end)) {
+        if (!deliver_run(d, lt, end)) {
             deliver_one(d, lt);
         }
     }
@@ -320,8 +318,10 @@ unsigned roce_rx_train(IrdmaDev *d, LoopTrain *lt, unsigned max)
 
 void roce_train_free(IrdmaDev *d, LoopTrain *lt)
 {
-    g_queue_unlink(&d->roce->trains, &lt->link);
     if (lt->map) {
+        if (!lt->copy) {
+            g_queue_unlink(&d->roce->exposed, &lt->link);
+        }
         d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
     }
     g_free(lt->copy);
@@ -340,13 +340,15 @@ const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, siz
     LoopTrain *cur = r->delivering;
     const uint8_t *b = buf;
 
-    for (GList *l = r->trains.head; l; l = l->next) {
+    for (GList *l = r->exposed.head, *next; l; l = next) {
         LoopTrain *lt = l->data;
         uint64_t delivered = MIN((uint64_t)lt->done * lt->t.mtu, lt->len);
 
-        if (!lt->copy && overlap(lt->gpa + delivered, lt->len - delivered, gpa, len)) {
+        next = l->next;
+        if (overlap(lt->gpa + delivered, lt->len - delivered, gpa, len)) {
             lt->copy = g_memdup2(lt->map, lt->len);
             lt->src = lt->copy;
+            g_queue_unlink(&r->exposed, l);
         }
     }
     /* The write may place the packet being delivered, read from the mapping before the copy

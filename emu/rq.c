@@ -208,45 +208,26 @@ static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplic
     answer_reads(d, qp, RQ_READ_BURST);
 }
 
-static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+/* A SEND or WRITE packet in sequence, before its payload is placed: the order and lengths of
+ * the message's packets, the RQ WQE it needs, the target its FIRST names. False if it was
+ * refused (or waits for a receive: RNR). */
+static bool rc_accept(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 {
     unsigned fl = rocev2_opcode_flags(p->opcode);
-    int32_t dist = psn_diff(p->psn, qp->resp.epsn);
-    QpCqe c = { 0 };
 
-    if (dist < 0) {
-        if (fl & BTH_READ_REQ) {
-            rc_read_request(d, qp, p, true);
-        } else {
-            send_ack(d, qp, AETH_ACK, qp->resp.epsn - 1);
-        }
-        return;
-    }
-    if (dist > 0) {
-        if (!qp->resp.nak_sent) {
-            qp->resp.nak_sent = true;
-            send_ack(d, qp, AETH_NAK_PSN_SEQ, qp->resp.epsn);
-        }
-        return;
-    }
-    qp->resp.nak_sent = false;
-    if (fl & BTH_READ_REQ) {
-        rc_read_request(d, qp, p, false);
-        return;
-    }
     /* A message's packets come in order: FIRST/ONLY start one, the others continue it; all
      * but the last carry exactly one path MTU, the last at most one. */
     if (!!(fl & BTH_FIRST) == !!qp->resp.msg ||
         (qp->resp.msg && !(fl & qp->resp.msg)) ||
         ((fl & BTH_LAST) ? p->payload_len > qp->mtu : p->payload_len != qp->mtu)) {
         refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
-        return;
+        return false;
     }
     /* What needs an RQ WQE (a SEND, a WRITE with immediate) waits (RNR) until one is there. */
     if (((fl & BTH_SEND) && (fl & BTH_FIRST)) || ((fl & BTH_WRITE) && (fl & BTH_HAS_IMM))) {
         if (!take_wqe(d, qp)) {
             send_ack(d, qp, AETH_RNR_NAK(RNR_TIMER_CODE), p->psn);
-            return;
+            return false;
         }
     }
     if (fl & BTH_FIRST) {
@@ -266,24 +247,41 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
                 emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,
                           p->reth_rkey, mr_access_name(a));
                 refuse(d, qp, p, AETH_NAK_REM_ACCESS, mr_access_ae(a));
-                return;
+                return false;
             }
             qp->resp.write_len = p->reth_len;
         }
     }
+    return true;
+}
+
+/* Whether @len bytes at the message's offset fit its target, the last of them (@last: in a
+ * LAST packet) ending a WRITE exactly. */
+static bool rc_fits(const PeQp *qp, uint64_t len, bool last)
+{
     if (qp->resp.msg == BTH_WRITE) {
-        if (p->payload_len > qp->resp.write_len - qp->resp.off ||
-            ((fl & BTH_LAST) && qp->resp.off + p->payload_len != qp->resp.write_len) ||
-            mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, p->payload_len,
-                    true, NULL) != MR_ACCESS_OK) {
-            refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
-            return;
-        }
-    } else if (p->payload_len > qp->resp.wqe.len - qp->resp.off ||
-               !scatter(d, qp, qp->resp.off, p->payload, p->payload_len)) {
-        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_DDP_MSG_TOO_LONG);
-        return;
+        return len <= qp->resp.write_len - qp->resp.off &&
+               (!last || qp->resp.off + len == qp->resp.write_len);
     }
+    return len <= qp->resp.wqe.len - qp->resp.off;
+}
+
+/* Copy @len bytes of payload to the message's target at its offset; @done as mr_copy(). */
+static MrAccess rc_copy(IrdmaDev *d, PeQp *qp, const uint8_t *buf, size_t len, size_t *done)
+{
+    if (qp->resp.msg == BTH_WRITE) {
+        return mr_copy(d, &qp->resp.write, qp->resp.off, (void *)buf, len, true, done);
+    }
+    return mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, qp->resp.off,
+                       (void *)buf, len, true, done);
+}
+
+/* @p's payload is in place: the next PSN, the end of the message on its LAST, the ACK. */
+static void rc_advance(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    QpCqe c = { 0 };
+
     qp->resp.off += p->payload_len;
     qp->resp.epsn = (qp->resp.epsn + 1) & ROCE_PSN_MASK;
     if (fl & BTH_LAST) {
@@ -306,38 +304,114 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     }
 }
 
-unsigned rq_rx_middles(IrdmaDev *d, PeQp *qp, const RocePkt *p, unsigned n, uint64_t ackreq)
+/* rc_advance() of @n MIDDLE packets in place from PSN @psn, AckReq of the k-th in bit k of
+ * @ackreq: the offset and PSN move on at once, the ACKs asked for go in order. */
+static void rc_advance_middles(IrdmaDev *d, PeQp *qp, uint32_t psn, unsigned n, uint64_t ackreq)
 {
-    unsigned fl = rocev2_opcode_flags(p->opcode), taken;
-    size_t len = (size_t)n * qp->mtu, done;
-    MrAccess a;
+    qp->resp.off += (uint64_t)n * qp->mtu;
+    qp->resp.epsn = (qp->resp.epsn + n) & ROCE_PSN_MASK;
+    for (ackreq &= (1ull << n) - 1; ackreq; ackreq &= ackreq - 1) {
+        send_ack(d, qp, AETH_ACK, psn + __builtin_ctzll(ackreq));
+    }
+}
 
-    /* What rc_rx() would take, packet after packet, without a refusal: the next PSNs, MIDDLE
-     * packets of the message in progress, each one path MTU, all of them room in the target. */
-    if (!rq_ready(qp) || qp->type != QP_TYPE_ROCE_RC || p->psn != qp->resp.epsn ||
-        (fl & (BTH_FIRST | BTH_LAST)) || !(fl & qp->resp.msg) || p->payload_len != len ||
-        len > (qp->resp.msg == BTH_WRITE ? qp->resp.write_len : qp->resp.wqe.len) -
-              qp->resp.off) {
+/* Place @p's payload and go on, or refuse it if it does not fit or cannot be placed. */
+static void rc_place(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    bool last = rocev2_opcode_flags(p->opcode) & BTH_LAST;
+
+    if (!rc_fits(qp, p->payload_len, last) ||
+        rc_copy(d, qp, p->payload, p->payload_len, NULL) != MR_ACCESS_OK) {
+        refuse(d, qp, p, AETH_NAK_INV_REQ, qp->resp.msg == BTH_WRITE ? AE_IB_INVALID_REQUEST :
+                                                                      AE_DDP_MSG_TOO_LONG);
+        return;
+    }
+    rc_advance(d, qp, p);
+}
+
+static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    int32_t dist = psn_diff(p->psn, qp->resp.epsn);
+
+    if (dist < 0) {
+        if (fl & BTH_READ_REQ) {
+            rc_read_request(d, qp, p, true);
+        } else {
+            send_ack(d, qp, AETH_ACK, qp->resp.epsn - 1);
+        }
+        return;
+    }
+    if (dist > 0) {
+        if (!qp->resp.nak_sent) {
+            qp->resp.nak_sent = true;
+            send_ack(d, qp, AETH_NAK_PSN_SEQ, qp->resp.epsn);
+        }
+        return;
+    }
+    qp->resp.nak_sent = false;
+    if (fl & BTH_READ_REQ) {
+        rc_read_request(d, qp, p, false);
+        return;
+    }
+    if (rc_accept(d, qp, p)) {
+        rc_place(d, qp, p);
+    }
+}
+
+unsigned rq_rx_run(IrdmaDev *d, PeQp *qp, const RocePkt *first, const RocePkt *last,
+                   unsigned n, uint64_t ackreq)
+{
+    unsigned fl = rocev2_opcode_flags(last->opcode), k, mids;
+    uint64_t len = (uint64_t)(n - 1) * qp->mtu + last->payload_len;
+    size_t done;
+    RocePkt p;
+
+    /* Packets in sequence, of one path MTU each but the last (which rc_accept() checks for the
+     * first, rc_place() for each as it goes) */
+    if (!rq_ready(qp) || qp->type != QP_TYPE_ROCE_RC || first->psn != qp->resp.epsn ||
+        first->payload_len != qp->mtu || last->payload_len > qp->mtu ||
+        (!(fl & BTH_LAST) && last->payload_len != qp->mtu) ||
+        (rocev2_opcode_flags(first->opcode) & (BTH_READ_REQ | BTH_LAST))) {
         return 0;
     }
     qp->resp.nak_sent = false;
-    if (qp->resp.msg == BTH_WRITE) {
-        a = mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, len, true, &done);
+    if (!rc_accept(d, qp, first)) {
+        return 1;
+    }
+    /* All of it where it goes at once, then each packet's advance in turn; a packet that does
+     * not fit, or whose placement fails, goes through rc_place() after those before it, as
+     * packet by packet (placing what it can of it again). A MIDDLE of a WRITE or SEND is
+     * p = *first with its own opcode, PSN, AckReq and payload: what rc_place() reads. */
+    if (!rc_fits(qp, len, fl & BTH_LAST)) {
+        rc_place(d, qp, first);
+        return 1;
+    }
+    k = rc_copy(d, qp, first->payload, len, &done) == MR_ACCESS_OK ? n : done / qp->mtu;
+    if (k) {
+        rc_advance(d, qp, first);
+    }
+    mids = MIN(k, n - 1);
+    if (mids > 1) {
+        rc_advance_middles(d, qp, first->psn + 1, mids - 1, ackreq >> 1);
+    }
+    if (k == n) {
+        rc_advance(d, qp, last);
+        return n;
+    }
+    if (k == 0) {
+        p = *first;
+    } else if (k == n - 1) {
+        p = *last;
     } else {
-        a = mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, qp->resp.off,
-                        (void *)p->payload, len, true, &done);
+        p = *first;
+        p.opcode = qp->resp.msg == BTH_WRITE ? BTH_RC_WRITE_MIDDLE : BTH_RC_SEND_MIDDLE;
+        p.psn = (first->psn + k) & ROCE_PSN_MASK;
+        p.ackreq = (ackreq >> k) & 1;
+        p.payload += (size_t)k * qp->mtu;
     }
-    /* A failure refuses the packet it was in, after those before it: rc_rx() takes it from
-     * there, placing what it can of that packet again. */
-    taken = a == MR_ACCESS_OK ? n : done / qp->mtu;
-    qp->resp.off += (uint64_t)taken * qp->mtu;
-    qp->resp.epsn = (qp->resp.epsn + taken) & ROCE_PSN_MASK;
-    for (unsigned k = 0; k < taken; k++) {
-        if ((ackreq >> k) & 1) {
-            send_ack(d, qp, AETH_ACK, p->psn + k);
-        }
-    }
-    return taken;
+    rc_place(d, qp, &p);
+    return k + 1;
 }
 
 static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)

@@ -383,7 +383,23 @@ START_TEST(a_source_out_of_memory_fails_as_with_frames)
 }
 END_TEST
 
-/* A WRITE with a bad rkey, then one past the MR's end: remote access NAKs and AEs. */
+/* A SEND longer than its receive: the packet that does not fit is refused, unplaced. */
+static void send_too_long(void)
+{
+    fill_pattern(TRT_SRC, 8 * TRT_MTU, 31);
+    post_rq(&qb, TRT_RECV, 4 * TRT_MTU - 100);
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = TRT_SRC, .len = 6 * TRT_MTU });
+    ring(&qa);
+    ck_assert_uint_eq(qp_lookup(d, qb.id)->state, QP_STATE_ERROR);
+}
+
+START_TEST(a_send_too_long_is_refused_as_with_frames)
+{
+    every_way(send_too_long, TRT_MTU);
+}
+END_TEST
+
+/* A WRITE with a bad rkey: a remote access NAK and AEs. */
 static void refused(void)
 {
     write_to(TRT_SRC, 0, 6 * TRT_MTU, TRT_MR_VA, TRT_RKEY ^ 1);
@@ -425,6 +441,7 @@ Suite *loopback_suite(void)
     tcase_add_test(tc, pages_through_a_pbl_arrive_as_in_frames);
     tcase_add_test(tc, a_target_out_of_memory_is_refused_as_with_frames);
     tcase_add_test(tc, a_source_out_of_memory_fails_as_with_frames);
+    tcase_add_test(tc, a_send_too_long_is_refused_as_with_frames);
     tcase_add_test(tc, a_refused_write_is_refused_as_with_frames);
     tcase_add_test(tc, a_reset_unmaps_the_trains_in_flight);
     suite_add_tcase(s, tc);
