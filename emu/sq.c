@@ -25,6 +25,7 @@ typedef struct SqOp {
     bool read_gap;                 /* READ: asked again after a lost response; later ones of
                                     * the old answer are ignored until the new one starts */
     bool done;
+    GList link;                    /* in the QP's ops: no list node to allocate per WQE */
 } SqOp;
 
 static bool is_rc(const PeQp *qp)
@@ -123,6 +124,17 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     qp->req.unreported = false;
 }
 
+/* Drop every WQE fetched. */
+static void ops_clear(PeQp *qp)
+{
+    SqOp *op;
+
+    while ((op = g_queue_peek_head(&qp->req.ops))) {
+        g_queue_unlink(&qp->req.ops, &op->link);
+        g_free(op);
+    }
+}
+
 /* Complete the done WQEs at the front, in order. */
 static void complete_front(IrdmaDev *d, PeQp *qp)
 {
@@ -134,7 +146,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
             kick_after(d, qp, op->done_at - now);
             break;
         }
-        g_queue_pop_head(&qp->req.ops);
+        g_queue_unlink(&qp->req.ops, &op->link);
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
         } else {
@@ -351,16 +363,22 @@ static void arm_rto(IrdmaDev *d, PeQp *qp);
 /* Send what the window allows, oldest first; false with the QP failed. */
 static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
 {
-    for (GList *l = qp->req.ops.head; l && may_send(d, budget); l = l->next) {
+    /* The wire is asked (through the host's clock) before the first WQE and again only once
+     * something was sent: its answer changes then, not from one WQE in flight to the next. */
+    bool ask = true;
+
+    for (GList *l = qp->req.ops.head; l; l = l->next) {
         SqOp *op = l->data;
 
-        if (op->done || op->npkts == 0) {
+        if (ask && !may_send(d, budget)) {
+            break;
+        }
+        ask = false;
+        /* Nothing (more) to send: done, no packets, a READ asked, a message all sent. */
+        if (op->done || op->npkts == 0 || op->sent == (is_read(op) ? 1 : op->npkts)) {
             continue;
         }
         if (is_read(op)) {
-            if (op->sent) {
-                continue;
-            }
             if ((int64_t)psn_diff(qp->req.sent_psn, qp->req.una) + op->npkts > SQ_WINDOW_PKTS &&
                 qp->req.sent_psn != qp->req.una) {
                 break;
@@ -369,6 +387,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             op->sent = 1;
             qp->req.sent_psn = (last_psn(op) + 1) & ROCE_PSN_MASK;
             (*budget)--;
+            ask = true;
             continue;
         }
         while (op->sent < op->npkts && may_send(d, budget) &&
@@ -385,6 +404,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             op->sent += n;
             qp->req.sent_psn = (op->first_psn + op->sent) & ROCE_PSN_MASK;
             *budget -= n;
+            ask = true;
         }
         if (op->sent < op->npkts) {
             break;
@@ -622,7 +642,8 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         ae = AE_WQE_UNEXPECTED_OPCODE;
         break;
     }
-    g_queue_push_tail(&qp->req.ops, op);
+    op->link.data = op;
+    g_queue_push_tail_link(&qp->req.ops, &op->link);
     if (ae) {
         fail(d, qp, ae, "WQE refused");
         return false;
@@ -973,7 +994,7 @@ bool sq_flush(IrdmaDev *d, PeQp *qp)
     if ((op = g_queue_peek_head(&qp->req.ops))) {
         first = op->wqe_idx;
     }
-    g_queue_clear_full(&qp->req.ops, g_free);
+    ops_clear(qp);
     /* What was posted and not fetched is flushed too; bounded by the ring. */
     while (n++ < qp->sq_quanta && head_valid(d, qp, raw)) {
         unsigned quanta = sq_wqe_quanta(ld64(raw + SQWQE_HDR));
@@ -996,5 +1017,5 @@ void sq_release(IrdmaDev *d, PeQp *qp)
         qp->req.run_ev = NULL;
     }
     timers_stop(d, qp);
-    g_queue_clear_full(&qp->req.ops, g_free);
+    ops_clear(qp);
 }

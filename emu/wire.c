@@ -13,6 +13,7 @@ typedef struct WireFrame {
     WireDest dest;             /* tx: where it goes; rx: WIRE_TO_SELF if looped */
     LoopTrain *train;          /* packets without a frame (rx, WIRE_TO_SELF), or NULL */
     unsigned npkts;            /* packets not yet handed on: 1 for a frame */
+    GList link;                /* in its queue: no list node to allocate per frame */
     size_t len;
     uint8_t data[];
 } WireFrame;
@@ -56,7 +57,8 @@ static void queue_clear(IrdmaDev *d, WireQueue *q)
         emu_event_cancel(&d->events, q->ev);
         q->ev = NULL;
     }
-    while ((f = g_queue_pop_head(&q->frames))) {
+    while ((f = g_queue_peek_head(&q->frames))) {
+        g_queue_unlink(&q->frames, &f->link);
         frame_free(d, f);
     }
     q->npkts = 0;
@@ -105,7 +107,8 @@ static void rearm(IrdmaDev *d, WireQueue *q, EmuEventFn fn)
 
 static void push(IrdmaDev *d, WireQueue *q, WireFrame *f, EmuEventFn fn)
 {
-    g_queue_push_tail(&q->frames, f);
+    f->link.data = f;
+    g_queue_push_tail_link(&q->frames, &f->link);
     q->npkts += f->npkts;
     if (g_queue_get_length(&q->frames) == 1) {
         rearm(d, q, fn);
@@ -209,14 +212,14 @@ static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
 
     while (budget && (f = g_queue_peek_head(&q->frames)) && f->at <= now) {
         /* Off the queue while it is handled: what that sends joins the queue behind it. */
-        g_queue_pop_head(&q->frames);
+        g_queue_unlink(&q->frames, &f->link);
         q->npkts -= f->npkts;
         n = handle(d, f, budget);
         budget -= n;
         f->npkts -= n;
         if (f->npkts) {
             /* A train the budget ran out in: the rest goes first next time. */
-            g_queue_push_head(&q->frames, f);
+            g_queue_push_head_link(&q->frames, &f->link);
             q->npkts += f->npkts;
         } else {
             frame_free(d, f);
