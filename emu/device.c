@@ -96,7 +96,29 @@ static int rec_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t len
         return -1;
     }
     record(d, EFFECT_DMA_WRITE, gpa, len);
+    /* Every device write passes here: looped payload in flight that it would change is copied
+     * first (roce.h, RoceTrain). */
+    buf = roce_dma_write_guard(d, gpa, buf, len);
     return d->outer.ops->dma_write(d->outer.opaque, gpa, buf, len);
+}
+
+static const void *rec_dma_map(void *opaque, uint64_t gpa, size_t *len)
+{
+    IrdmaDev *d = opaque;
+
+    /* A fault plan sees every DMA, and a removed device makes none: no mapping around them,
+     * the callers fall back to dma_read. */
+    if (!d->outer.ops->dma_map || d->fault.plan || fault_removed(d)) {
+        return NULL;
+    }
+    return d->outer.ops->dma_map(d->outer.opaque, gpa, len);
+}
+
+static void rec_dma_unmap(void *opaque, const void *p, size_t len)
+{
+    IrdmaDev *d = opaque;
+
+    d->outer.ops->dma_unmap(d->outer.opaque, p, len);
 }
 
 static void msix_send(IrdmaDev *d, unsigned vector)
@@ -183,6 +205,8 @@ static void rec_trace(void *opaque, const char *event, const char *detail)
 static const IrdmaHostOps recording_host_ops = {
     .dma_read = rec_dma_read,
     .dma_write = rec_dma_write,
+    .dma_map = rec_dma_map,
+    .dma_unmap = rec_dma_unmap,
     .msix_notify = rec_msix_notify,
     .clock_ns = rec_clock_ns,
     .timer_arm = rec_timer_arm,

@@ -17,6 +17,15 @@ typedef struct IrdmaHostOps {
     /* DMA of guest physical memory; 0 on success, -1 if the range is not backed. */
     int (*dma_read)(void *opaque, uint64_t gpa, void *buf, size_t len);
     int (*dma_write)(void *opaque, uint64_t gpa, const void *buf, size_t len);
+    /*
+     * Optional (NULL: the host has none): guest memory at @gpa to read in place, up to *@len
+     * bytes; *@len becomes what was mapped, which ends early where guest memory stops being
+     * one piece of host memory. NULL if nothing at @gpa maps. A mapping stays valid until
+     * dma_unmap, across calls into the device. Internally looped RDMA payloads use it to go
+     * from guest memory to guest memory in one copy (roce.h, RoceTrain).
+     */
+    const void *(*dma_map)(void *opaque, uint64_t gpa, size_t *len);
+    void (*dma_unmap)(void *opaque, const void *p, size_t len);
     /* Raise MSI-X vector @vector (the host applies masking and the PBA). */
     void (*msix_notify)(void *opaque, unsigned vector);
     /* Virtual clock in ns, and the single timer the event queue runs on. */

@@ -501,39 +501,104 @@ static bool page_addr(IrdmaDev *d, const PeMr *mr, uint64_t n, uint64_t *pa)
     return true;
 }
 
+/* The MR whose pages back @rg, if it is still the one resolved and valid. */
+static const PeMr *range_mr(IrdmaDev *d, const MrRange *rg)
+{
+    const PeMr *mr = mr_lookup(d, rg->index);
+
+    if (!mr || mr->is_mw || mr->stag_idx != rg->stag_idx || mr->state != MR_STATE_VALID) {
+        return NULL;
+    }
+    return mr;
+}
+
+/* One piece of guest memory to or from @buf. */
+static bool dma(IrdmaDev *d, uint64_t gpa, uint8_t *buf, size_t len, bool to_guest)
+{
+    return to_guest ? pe_dma_write(d, gpa, buf, len) : pe_dma_read(d, gpa, buf, len);
+}
+
 MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
-                 bool to_guest)
+                 bool to_guest, size_t *done)
 {
     uint8_t *b = buf;
     const PeMr *mr;
+    size_t went = 0;
+    MrAccess a = MR_ACCESS_OK;
 
     if (rg->phys) {
-        bool ok = to_guest ? pe_dma_write(d, rg->pa + off, buf, len)
-                           : pe_dma_read(d, rg->pa + off, buf, len);
-        return ok ? MR_ACCESS_OK : MR_ACCESS_DMA;
-    }
-    mr = mr_lookup(d, rg->index);
-    if (len && (!mr || mr->is_mw || mr->stag_idx != rg->stag_idx ||
-                mr->state != MR_STATE_VALID)) {
-        return MR_ACCESS_INVALID_STAG;
-    }
-    while (len) {
-        uint64_t pos = rg->pos + off, in_page = pos % mr->page_size, pa;
-        size_t n = MIN(len, mr->page_size - in_page);
-        bool ok;
+        if (!dma(d, rg->pa + off, buf, len, to_guest)) {
+            a = MR_ACCESS_DMA;
+        } else {
+            went = len;
+        }
+    } else if (len && !(mr = range_mr(d, rg))) {
+        a = MR_ACCESS_INVALID_STAG;
+    } else {
+        while (went < len) {
+            uint64_t pos = rg->pos + off + went, in_page = pos % mr->page_size, pa;
+            size_t n = MIN(len - went, mr->page_size - in_page);
 
-        if (!page_addr(d, mr, pos / mr->page_size, &pa)) {
-            return MR_ACCESS_DMA;
+            if (!page_addr(d, mr, pos / mr->page_size, &pa) ||
+                !dma(d, pa + in_page, b + went, n, to_guest)) {
+                a = MR_ACCESS_DMA;
+                break;
+            }
+            went += n;
         }
-        ok = to_guest ? pe_dma_write(d, pa + in_page, b, n) : pe_dma_read(d, pa + in_page, b, n);
-        if (!ok) {
-            return MR_ACCESS_DMA;
-        }
-        b += n;
-        off += n;
-        len -= n;
     }
-    return MR_ACCESS_OK;
+    if (done) {
+        *done = went;
+    }
+    return a;
+}
+
+/* The guest address of byte @off of @rg and how many bytes from there, up to @len, are one
+ * run of guest memory; 0 if none can be read (mr_copy() says why). */
+static size_t range_run(IrdmaDev *d, const MrRange *rg, uint64_t off, size_t len, uint64_t *gpa)
+{
+    uint64_t pos = rg->pos + off, page, pa, next;
+    const PeMr *mr;
+    size_t run;
+
+    if (rg->phys) {
+        *gpa = rg->pa + off;
+        return len;
+    }
+    mr = range_mr(d, rg);
+    if (!mr || !page_addr(d, mr, pos / mr->page_size, &pa)) {
+        return 0;
+    }
+    page = pos / mr->page_size;
+    *gpa = pa + pos % mr->page_size;
+    run = MIN(len, mr->page_size - pos % mr->page_size);
+    /* Pages that follow each other in guest memory too (a PBL of consecutive pages). */
+    while (run < len && page_addr(d, mr, ++page, &next) && next == pa + mr->page_size) {
+        pa = next;
+        run = MIN(len, run + mr->page_size);
+    }
+    return run;
+}
+
+const void *mr_sgl_map(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
+                       uint64_t off, size_t len, MrMapping *m)
+{
+    const void *p;
+
+    for (unsigned i = 0; i < n; i++) {
+        if (off >= sge[i].len) {
+            off -= sge[i].len;
+            continue;
+        }
+        m->len = range_run(d, &rg[i], off, MIN(sge[i].len - off, len), &m->gpa);
+        m->map_len = m->len;
+        p = m->len ? d->host.ops->dma_map(d->host.opaque, m->gpa, &m->map_len) : NULL;
+        if (p) {
+            m->len = MIN(m->len, m->map_len);
+        }
+        return p;
+    }
+    return NULL;
 }
 
 MrAccess mr_resolve_sgl(IrdmaDev *d, const WqeSge *sge, unsigned n, uint32_t pd, bool priv,
@@ -551,26 +616,30 @@ MrAccess mr_resolve_sgl(IrdmaDev *d, const WqeSge *sge, unsigned n, uint32_t pd,
 }
 
 MrAccess mr_sgl_copy(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
-                     uint64_t off, void *buf, size_t len, bool to_guest)
+                     uint64_t off, void *buf, size_t len, bool to_guest, size_t *done)
 {
     uint8_t *b = buf;
+    size_t went = 0, part;
+    MrAccess a = MR_ACCESS_OK;
 
-    for (unsigned i = 0; i < n && len; i++) {
-        uint64_t take;
-        MrAccess a;
-
+    for (unsigned i = 0; i < n && went < len; i++) {
         if (off >= sge[i].len) {
             off -= sge[i].len;
             continue;
         }
-        take = MIN(sge[i].len - off, len);
-        a = mr_copy(d, &rg[i], off, b, take, to_guest);
+        a = mr_copy(d, &rg[i], off, b + went, MIN(sge[i].len - off, len - went), to_guest,
+                    &part);
+        went += part;
         if (a != MR_ACCESS_OK) {
-            return a;
+            break;
         }
-        b += take;
-        len -= take;
         off = 0;
     }
-    return len ? MR_ACCESS_BOUNDS : MR_ACCESS_OK;
+    if (a == MR_ACCESS_OK && went < len) {
+        a = MR_ACCESS_BOUNDS;
+    }
+    if (done) {
+        *done = went;
+    }
+    return a;
 }

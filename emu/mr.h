@@ -103,17 +103,31 @@ typedef struct MrRange {
 MrAccess mr_resolve(IrdmaDev *d, uint32_t stag, uint32_t pd, bool priv, uint64_t va,
                     uint64_t len, unsigned want, MrRange *out);
 /* Copy @len bytes at offset @off of a resolved range to (@to_guest) or from @buf; an MR gone
- * or invalidated since it was resolved is MR_ACCESS_INVALID_STAG. */
+ * or invalidated since it was resolved is MR_ACCESS_INVALID_STAG. @done, if not NULL, gets
+ * how many bytes went: all, or those before the piece of guest memory that failed. */
 MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
-                 bool to_guest);
+                 bool to_guest, size_t *done);
 /* Resolve the @n fragments of an SGE list for @want into @rg (one range each); on a refusal
  * the failing fragment's index is in @bad. */
 MrAccess mr_resolve_sgl(IrdmaDev *d, const WqeSge *sge, unsigned n, uint32_t pd, bool priv,
                         unsigned want, MrRange *rg, unsigned *bad);
 /* Copy @len bytes at byte @off of the message an SGE list (resolved into @rg) holds, fragment
- * by fragment; MR_ACCESS_BOUNDS if the list ends first. */
+ * by fragment; MR_ACCESS_BOUNDS if the list ends first. @done as for mr_copy(). */
 MrAccess mr_sgl_copy(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
-                     uint64_t off, void *buf, size_t len, bool to_guest);
+                     uint64_t off, void *buf, size_t len, bool to_guest, size_t *done);
+/* What mr_sgl_map() mapped: @len bytes of the message at guest address @gpa, of a mapping
+ * of @map_len bytes (what dma_unmap takes). */
+typedef struct MrMapping {
+    uint64_t gpa;
+    size_t len, map_len;
+} MrMapping;
+
+/* Map for reading in place (the host's dma_map) the longest run of the message bytes [@off,
+ * @off + @len) an SGE list (resolved into @rg) holds that is one piece of guest memory: within
+ * one fragment, over consecutive pages. NULL if none maps, or if the fragment's MR is gone;
+ * mr_sgl_copy() then copies the bytes, or says why it cannot. */
+const void *mr_sgl_map(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
+                       uint64_t off, size_t len, MrMapping *m);
 /* The AE a failed access raises. */
 unsigned mr_access_ae(MrAccess a);
 const char *mr_access_name(MrAccess a);

@@ -20,6 +20,8 @@
 #define DETH_LEN       8
 #define IMM_LEN        4
 #define IETH_LEN       4
+#define IPV6_FLOW_LABEL_MASK 0xfffffu
+#define AETH_MSN_MASK  0xffffffu
 
 #define PAY  BTH_HAS_PAYLOAD
 #define F    BTH_FIRST
@@ -96,12 +98,23 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
     return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
 
+/* The payload bytes @p carries, and the pad that makes them a multiple of 4. */
+static size_t payload_bytes(const RocePkt *p)
+{
+    return opcode_flags[p->opcode] & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+}
+
+static unsigned pad_bytes(size_t pay)
+{
+    return (4 - pay % 4) % 4;
+}
+
 /* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
 static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 {
     unsigned fl = opcode_flags[p->opcode];
-    size_t pay = fl & BTH_HAS_PAYLOAD ? p->payload_len : 0;
-    unsigned pad = (4 - pay % 4) % 4;
+    size_t pay = payload_bytes(p);
+    unsigned pad = pad_bytes(pay);
     size_t l4 = UDP_HDR + ROCE_BTH_LEN + ext_len(fl) + pay + pad + ROCE_ICRC_LEN;
     uint8_t *b = out, *l3, *udp;
 
@@ -128,7 +141,7 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
         put_be16(b + 10, csum_fold(csum_add(0, b, IPV4_HDR)));
         b += IPV4_HDR;
     } else {
-        put_be32(b, (6u << 28) | ((uint32_t)p->tos << 20) | (p->flow_label & 0xfffff));
+        put_be32(b, (6u << 28) | ((uint32_t)p->tos << 20) | (p->flow_label & IPV6_FLOW_LABEL_MASK));
         put_be16(b + 4, l4);
         b[6] = IPPROTO_UDP_;
         b[7] = p->ttl;
@@ -161,7 +174,7 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
         b += RETH_LEN;
     }
     if (fl & BTH_HAS_AETH) {
-        put_be32(b, ((uint32_t)p->aeth_syndrome << 24) | (p->aeth_msn & 0xffffff));
+        put_be32(b, ((uint32_t)p->aeth_syndrome << 24) | (p->aeth_msn & AETH_MSN_MASK));
         b += AETH_LEN;
     }
     if (fl & BTH_HAS_IMM) {
@@ -204,6 +217,54 @@ size_t rocev2_payload_offset(const RocePkt *p)
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out)
 {
     return build(p, out, false);
+}
+
+size_t rocev2_frame_len(const RocePkt *p)
+{
+    size_t pay = payload_bytes(p);
+
+    return rocev2_payload_offset(p) + pay + pad_bytes(pay) + ROCE_ICRC_LEN;
+}
+
+void rocev2_as_parsed(RocePkt *p)
+{
+    unsigned fl = opcode_flags[p->opcode];
+
+    if (!p->vlan) {
+        p->vlan_tci = 0;
+    }
+    if (p->ipv4) {
+        memset(p->sip + 4, 0, sizeof(p->sip) - 4);
+        memset(p->dip + 4, 0, sizeof(p->dip) - 4);
+        p->flow_label = 0;
+    } else {
+        p->flow_label &= IPV6_FLOW_LABEL_MASK;
+    }
+    p->dqpn &= ROCE_QPN_MASK;
+    p->psn &= ROCE_PSN_MASK;
+    if (fl & BTH_HAS_DETH) {
+        p->deth_sqpn &= ROCE_QPN_MASK;
+    } else {
+        p->deth_qkey = p->deth_sqpn = 0;
+    }
+    if (!(fl & BTH_HAS_RETH)) {
+        p->reth_va = 0;
+        p->reth_rkey = p->reth_len = 0;
+    }
+    if (fl & BTH_HAS_AETH) {
+        p->aeth_msn &= AETH_MSN_MASK;
+    } else {
+        p->aeth_syndrome = 0;
+        p->aeth_msn = 0;
+    }
+    if (!(fl & BTH_HAS_IMM)) {
+        p->imm = 0;
+    }
+    if (!(fl & BTH_HAS_IETH)) {
+        p->ieth_rkey = 0;
+    }
+    p->payload_len = payload_bytes(p);
+    p->l3 = NULL;
 }
 
 RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool check_icrc)
@@ -251,7 +312,7 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
             return ROCE_PARSE_NOT_ROCE;
         }
         p->tos = (get_be16(b) >> 4) & 0xff;
-        p->flow_label = get_be32(b) & 0xfffff;
+        p->flow_label = get_be32(b) & IPV6_FLOW_LABEL_MASK;
         p->ttl = b[7];
         memcpy(p->sip, b + 8, 16);
         memcpy(p->dip, b + 24, 16);
@@ -301,7 +362,7 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
     }
     if (fl & BTH_HAS_AETH) {
         p->aeth_syndrome = b[0];
-        p->aeth_msn = get_be32(b) & 0xffffff;
+        p->aeth_msn = get_be32(b) & AETH_MSN_MASK;
         b += AETH_LEN;
     }
     if (fl & BTH_HAS_IMM) {

@@ -99,6 +99,14 @@ size_t rocev2_payload_offset(const RocePkt *p);
  * are left out, both fields zero. */
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
+/* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
+size_t rocev2_frame_len(const RocePkt *p);
+/* Make @p what rocev2_parse() decodes from the frame rocev2_build() makes of it: every field
+ * cut to its width on the wire, those its opcode does not carry cleared; the payload stays
+ * where it is, and there is no IP header (l3 NULL). Internally looped packets that travel
+ * without a frame (roce.h, RoceTrain) arrive so. */
+void rocev2_as_parsed(RocePkt *p);
+
 typedef enum RoceParseStatus {
     ROCE_PARSE_OK,
     ROCE_PARSE_NOT_ROCE,       /* not IPv4/IPv6 UDP to port 4791 */

@@ -15,6 +15,12 @@ typedef struct RqRead {
     MrRange rg;
 } RqRead;
 
+/* The states a QP receives in. */
+static bool rq_ready(const PeQp *qp)
+{
+    return qp->state == QP_STATE_RTR || qp->state == QP_STATE_RTS || qp->state == QP_STATE_SQD;
+}
+
 static uint64_t wqe_bytes(const PeQp *qp)
 {
     return (uint64_t)QP_WQ_QUANTUM << qp->rq_wqe_shift;
@@ -82,7 +88,7 @@ static bool take_wqe(IrdmaDev *d, PeQp *qp)
 static bool scatter(IrdmaDev *d, PeQp *qp, uint64_t off, const uint8_t *buf, size_t len)
 {
     return mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, off, (void *)buf,
-                       len, true) == MR_ACCESS_OK;
+                       len, true, NULL) == MR_ACCESS_OK;
 }
 
 /* The receive completion of the WQE at the head; the WQE is consumed. */
@@ -140,7 +146,7 @@ static void answer_reads(IrdmaDev *d, PeQp *qp, unsigned budget)
 
         p.opcode = r->n == 1 ? BTH_RC_READ_RESP_ONLY : r->k == 0 ? BTH_RC_READ_RESP_FIRST :
                    r->k == r->n - 1 ? BTH_RC_READ_RESP_LAST : BTH_RC_READ_RESP_MIDDLE;
-        if (len && mr_copy(d, &r->rg, off, payload, len, false) != MR_ACCESS_OK) {
+        if (len && mr_copy(d, &r->rg, off, payload, len, false, NULL) != MR_ACCESS_OK) {
             /* The MR went (or its pages did) while the answer was on its way. */
             send_ack(d, qp, AETH_NAK_REM_OP, p.psn);
             g_queue_clear_full(&qp->resp.reads, g_free);
@@ -202,11 +208,131 @@ static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplic
     answer_reads(d, qp, RQ_READ_BURST);
 }
 
+/* A SEND or WRITE packet in sequence, before its payload is placed: the order and lengths of
+ * the message's packets, the RQ WQE it needs, the target its FIRST names. False if it was
+ * refused (or waits for a receive: RNR). */
+static bool rc_accept(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+
+    /* A message's packets come in order: FIRST/ONLY start one, the others continue it; all
+     * but the last carry exactly one path MTU, the last at most one. */
+    if (!!(fl & BTH_FIRST) == !!qp->resp.msg ||
+        (qp->resp.msg && !(fl & qp->resp.msg)) ||
+        ((fl & BTH_LAST) ? p->payload_len > qp->mtu : p->payload_len != qp->mtu)) {
+        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
+        return false;
+    }
+    /* What needs an RQ WQE (a SEND, a WRITE with immediate) waits (RNR) until one is there. */
+    if (((fl & BTH_SEND) && (fl & BTH_FIRST)) || ((fl & BTH_WRITE) && (fl & BTH_HAS_IMM))) {
+        if (!take_wqe(d, qp)) {
+            send_ack(d, qp, AETH_RNR_NAK(RNR_TIMER_CODE), p->psn);
+            return false;
+        }
+    }
+    if (fl & BTH_FIRST) {
+        qp->resp.msg = fl & (BTH_SEND | BTH_WRITE);
+        qp->resp.off = 0;
+        if (fl & BTH_WRITE) {
+            /* IB C9-88: a zero-length WRITE checks neither R_Key nor VA. */
+            MrAccess a = MR_ACCESS_OK;
+
+            memset(&qp->resp.write, 0, sizeof(qp->resp.write));
+            if (p->reth_len) {
+                a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
+                               MR_WANT_REMOTE_WRITE, &qp->resp.write);
+            }
+
+            if (a != MR_ACCESS_OK) {
+                emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,
+                          p->reth_rkey, mr_access_name(a));
+                refuse(d, qp, p, AETH_NAK_REM_ACCESS, mr_access_ae(a));
+                return false;
+            }
+            qp->resp.write_len = p->reth_len;
+        }
+    }
+    return true;
+}
+
+/* Whether @len bytes at the message's offset fit its target, the last of them (@last: in a
+ * LAST packet) ending a WRITE exactly. */
+static bool rc_fits(const PeQp *qp, uint64_t len, bool last)
+{
+    if (qp->resp.msg == BTH_WRITE) {
+        return len <= qp->resp.write_len - qp->resp.off &&
+               (!last || qp->resp.off + len == qp->resp.write_len);
+    }
+    return len <= qp->resp.wqe.len - qp->resp.off;
+}
+
+/* Copy @len bytes of payload to the message's target at its offset; @done as mr_copy(). */
+static MrAccess rc_copy(IrdmaDev *d, PeQp *qp, const uint8_t *buf, size_t len, size_t *done)
+{
+    if (qp->resp.msg == BTH_WRITE) {
+        return mr_copy(d, &qp->resp.write, qp->resp.off, (void *)buf, len, true, done);
+    }
+    return mr_sgl_copy(d, qp->resp.wqe.sge, qp->resp.rg, qp->resp.wqe.nsge, qp->resp.off,
+                       (void *)buf, len, true, done);
+}
+
+/* @p's payload is in place: the next PSN, the end of the message on its LAST, the ACK. */
+static void rc_advance(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    QpCqe c = { 0 };
+
+    qp->resp.off += p->payload_len;
+    qp->resp.epsn = (qp->resp.epsn + 1) & ROCE_PSN_MASK;
+    if (fl & BTH_LAST) {
+        qp->resp.msn = (qp->resp.msn + 1) & 0xffffff;
+        if (fl & BTH_HAS_IETH) {
+            if (!invalidate(d, qp, p->ieth_rkey)) {
+                refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
+                return;
+            }
+            c.stag_or_ipv4 = true;
+            c.qw2_low = p->ieth_rkey;
+        }
+        if ((fl & BTH_SEND) || (fl & BTH_HAS_IMM)) {
+            complete_recv(d, qp, p, qp->resp.off, &c);
+        }
+        qp->resp.msg = 0;
+    }
+    if ((fl & BTH_LAST) || p->ackreq) {
+        send_ack(d, qp, AETH_ACK, p->psn);
+    }
+}
+
+/* rc_advance() of @n MIDDLE packets in place from PSN @psn, AckReq of the k-th in bit k of
+ * @ackreq: the offset and PSN move on at once, the ACKs asked for go in order. */
+static void rc_advance_middles(IrdmaDev *d, PeQp *qp, uint32_t psn, unsigned n, uint64_t ackreq)
+{
+    qp->resp.off += (uint64_t)n * qp->mtu;
+    qp->resp.epsn = (qp->resp.epsn + n) & ROCE_PSN_MASK;
+    for (ackreq &= (1ull << n) - 1; ackreq; ackreq &= ackreq - 1) {
+        send_ack(d, qp, AETH_ACK, psn + __builtin_ctzll(ackreq));
+    }
+}
+
+/* Place @p's payload and go on, or refuse it if it does not fit or cannot be placed. */
+static void rc_place(IrdmaDev *d, PeQp *qp, const RocePkt *p)
+{
+    bool last = rocev2_opcode_flags(p->opcode) & BTH_LAST;
+
+    if (!rc_fits(qp, p->payload_len, last) ||
+        rc_copy(d, qp, p->payload, p->payload_len, NULL) != MR_ACCESS_OK) {
+        refuse(d, qp, p, AETH_NAK_INV_REQ, qp->resp.msg == BTH_WRITE ? AE_IB_INVALID_REQUEST :
+                                                                      AE_DDP_MSG_TOO_LONG);
+        return;
+    }
+    rc_advance(d, qp, p);
+}
+
 static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 {
     unsigned fl = rocev2_opcode_flags(p->opcode);
     int32_t dist = psn_diff(p->psn, qp->resp.epsn);
-    QpCqe c = { 0 };
 
     if (dist < 0) {
         if (fl & BTH_READ_REQ) {
@@ -228,76 +354,64 @@ static void rc_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
         rc_read_request(d, qp, p, false);
         return;
     }
-    /* A message's packets come in order: FIRST/ONLY start one, the others continue it; all
-     * but the last carry exactly one path MTU, the last at most one. */
-    if (!!(fl & BTH_FIRST) == !!qp->resp.msg ||
-        (qp->resp.msg && !(fl & qp->resp.msg)) ||
-        ((fl & BTH_LAST) ? p->payload_len > qp->mtu : p->payload_len != qp->mtu)) {
-        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
-        return;
+    if (rc_accept(d, qp, p)) {
+        rc_place(d, qp, p);
     }
-    /* What needs an RQ WQE (a SEND, a WRITE with immediate) waits (RNR) until one is there. */
-    if (((fl & BTH_SEND) && (fl & BTH_FIRST)) || ((fl & BTH_WRITE) && (fl & BTH_HAS_IMM))) {
-        if (!take_wqe(d, qp)) {
-            send_ack(d, qp, AETH_RNR_NAK(RNR_TIMER_CODE), p->psn);
-            return;
-        }
-    }
-    if (fl & BTH_FIRST) {
-        qp->resp.msg = fl & (BTH_SEND | BTH_WRITE);
-        qp->resp.off = 0;
-        if (fl & BTH_WRITE) {
-            /* IB C9-88: a zero-length WRITE checks neither R_Key nor VA. */
-            MrAccess a = MR_ACCESS_OK;
+}
 
-            memset(&qp->resp.write, 0, sizeof(qp->resp.write));
-            if (p->reth_len) {
-                a = mr_resolve(d, p->reth_rkey, qp->pd, false, p->reth_va, p->reth_len,
-                               MR_WANT_REMOTE_WRITE, &qp->resp.write);
-            }
+unsigned rq_rx_run(IrdmaDev *d, PeQp *qp, const RocePkt *first, const RocePkt *last,
+                   unsigned n, uint64_t ackreq)
+{
+    unsigned fl = rocev2_opcode_flags(last->opcode), k, mids;
+    uint64_t len = (uint64_t)(n - 1) * qp->mtu + last->payload_len;
+    size_t done;
+    RocePkt p;
 
-            if (a != MR_ACCESS_OK) {
-                emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,
-                          p->reth_rkey, mr_access_name(a));
-                refuse(d, qp, p, AETH_NAK_REM_ACCESS, mr_access_ae(a));
-                return;
-            }
-            qp->resp.write_len = p->reth_len;
-        }
+    /* Packets in sequence, of one path MTU each but the last (which rc_accept() checks for the
+     * first, rc_place() for each as it goes) */
+    if (!rq_ready(qp) || qp->type != QP_TYPE_ROCE_RC || first->psn != qp->resp.epsn ||
+        first->payload_len != qp->mtu || last->payload_len > qp->mtu ||
+        (!(fl & BTH_LAST) && last->payload_len != qp->mtu) ||
+        (rocev2_opcode_flags(first->opcode) & (BTH_READ_REQ | BTH_LAST))) {
+        return 0;
     }
-    if (qp->resp.msg == BTH_WRITE) {
-        if (p->payload_len > qp->resp.write_len - qp->resp.off ||
-            ((fl & BTH_LAST) && qp->resp.off + p->payload_len != qp->resp.write_len) ||
-            mr_copy(d, &qp->resp.write, qp->resp.off, (void *)p->payload, p->payload_len,
-                    true) != MR_ACCESS_OK) {
-            refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
-            return;
-        }
-    } else if (p->payload_len > qp->resp.wqe.len - qp->resp.off ||
-               !scatter(d, qp, qp->resp.off, p->payload, p->payload_len)) {
-        refuse(d, qp, p, AETH_NAK_INV_REQ, AE_DDP_MSG_TOO_LONG);
-        return;
+    qp->resp.nak_sent = false;
+    if (!rc_accept(d, qp, first)) {
+        return 1;
     }
-    qp->resp.off += p->payload_len;
-    qp->resp.epsn = (qp->resp.epsn + 1) & ROCE_PSN_MASK;
-    if (fl & BTH_LAST) {
-        qp->resp.msn = (qp->resp.msn + 1) & 0xffffff;
-        if (fl & BTH_HAS_IETH) {
-            if (!invalidate(d, qp, p->ieth_rkey)) {
-                refuse(d, qp, p, AETH_NAK_INV_REQ, AE_IB_INVALID_REQUEST);
-                return;
-            }
-            c.stag_or_ipv4 = true;
-            c.qw2_low = p->ieth_rkey;
-        }
-        if ((fl & BTH_SEND) || (fl & BTH_HAS_IMM)) {
-            complete_recv(d, qp, p, qp->resp.off, &c);
-        }
-        qp->resp.msg = 0;
+    /* All of it where it goes at once, then each packet's advance in turn; a packet that does
+     * not fit, or whose placement fails, goes through rc_place() after those before it, as
+     * packet by packet (placing what it can of it again). A MIDDLE of a WRITE or SEND is
+     * p = *first with its own opcode, PSN, AckReq and payload: what rc_place() reads. */
+    if (!rc_fits(qp, len, fl & BTH_LAST)) {
+        rc_place(d, qp, first);
+        return 1;
     }
-    if ((fl & BTH_LAST) || p->ackreq) {
-        send_ack(d, qp, AETH_ACK, p->psn);
+    k = rc_copy(d, qp, first->payload, len, &done) == MR_ACCESS_OK ? n : done / qp->mtu;
+    if (k) {
+        rc_advance(d, qp, first);
     }
+    mids = MIN(k, n - 1);
+    if (mids > 1) {
+        rc_advance_middles(d, qp, first->psn + 1, mids - 1, ackreq >> 1);
+    }
+    if (k == n) {
+        rc_advance(d, qp, last);
+        return n;
+    }
+    if (k == 0) {
+        p = *first;
+    } else if (k == n - 1) {
+        p = *last;
+    } else {
+        p = *first;
+        p.opcode = qp->resp.msg == BTH_WRITE ? BTH_RC_WRITE_MIDDLE : BTH_RC_SEND_MIDDLE;
+        p.psn = (first->psn + k) & ROCE_PSN_MASK;
+        p.ackreq = (ackreq >> k) & 1;
+        p.payload += (size_t)k * qp->mtu;
+    }
+    rc_place(d, qp, &p);
+    return k + 1;
 }
 
 static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
@@ -335,7 +449,7 @@ static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 {
-    if (qp->state != QP_STATE_RTR && qp->state != QP_STATE_RTS && qp->state != QP_STATE_SQD) {
+    if (!rq_ready(qp)) {
         emu_trace(&d->host, "rq_rx_not_ready", "qp=%u opcode=0x%02x", qp->id, p->opcode);
         return;
     }

@@ -24,6 +24,13 @@
 #define RQ_READ_BURST   64         /* response packets a turn before yielding to the host */
 
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p);
+/* @n packets of one SEND or WRITE at once (a train, roce.h), as rq_rx() would take them one
+ * by one: @first (its payload followed by the others'), MIDDLEs, @last; PSNs in sequence,
+ * AckReq of packet k in bit k of @ackreq. The payload goes to the target in one copy where it
+ * can. Returns how many packets it handled: 0 if it cannot take them so (hand them to
+ * rq_rx()), else up to and including one it refused or that must wait. */
+unsigned rq_rx_run(IrdmaDev *d, PeQp *qp, const RocePkt *first, const RocePkt *last,
+                   unsigned n, uint64_t ackreq);
 /* @qp changed state: RTR takes the expected PSN from its context. */
 void rq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev);
 /* FLUSH_WQES on the RQ: one flush CQE if a WQE is posted; true if one was written. */

@@ -27,6 +27,7 @@ typedef struct SqOp {
                                     * the old answer are ignored until the new one starts */
     bool done;
     bool cqe_twice;                /* the fault plan's duplicate: its CQE is written twice */
+    GList link;                    /* in the QP's ops: no list node to allocate per WQE */
 } SqOp;
 
 static bool is_rc(const PeQp *qp)
@@ -125,6 +126,17 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     qp->req.unreported = false;
 }
 
+/* Drop every WQE fetched. */
+static void ops_clear(PeQp *qp)
+{
+    SqOp *op;
+
+    while ((op = g_queue_peek_head(&qp->req.ops))) {
+        g_queue_unlink(&qp->req.ops, &op->link);
+        g_free(op);
+    }
+}
+
 /* Complete the done WQEs at the front, in order. */
 static void complete_front(IrdmaDev *d, PeQp *qp)
 {
@@ -136,7 +148,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
             kick_after(d, qp, op->done_at - now);
             break;
         }
-        g_queue_pop_head(&qp->req.ops);
+        g_queue_unlink(&qp->req.ops, &op->link);
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
             if (op->cqe_twice) {
@@ -192,7 +204,7 @@ static MrAccess sge_copy(IrdmaDev *d, SqOp *op, uint64_t off, uint8_t *buf, size
         memcpy(buf, op->w.inline_buf + off, len);
         return MR_ACCESS_OK;
     }
-    return mr_sgl_copy(d, op->w.sge, op->rg, op->w.nsge, off, buf, len, to_guest);
+    return mr_sgl_copy(d, op->w.sge, op->rg, op->w.nsge, off, buf, len, to_guest, NULL);
 }
 
 /* Resolve every SGE for @want; false with the QP failed. */
@@ -239,6 +251,29 @@ static void rc_header(const PeQp *qp, RocePkt *p, uint8_t opcode, uint32_t psn)
     p->psn = psn & ROCE_PSN_MASK;
 }
 
+static bool data_se(const SqOp *op, uint32_t k)
+{
+    return op->w.solicited && k == op->npkts - 1;
+}
+
+static bool data_ackreq(const SqOp *op, uint32_t k)
+{
+    return k == op->npkts - 1 || (k + 1) % SQ_ACKREQ_EVERY == 0;
+}
+
+/* The headers of packet @k of a SEND or WRITE. */
+static void data_header(const PeQp *qp, const SqOp *op, uint32_t k, RocePkt *p)
+{
+    rc_header(qp, p, rc_opcode(op, k), op->first_psn + k);
+    p->se = data_se(op, k);
+    p->ackreq = data_ackreq(op, k);
+    p->reth_va = op->w.qw2;
+    p->reth_rkey = op->w.hdr_stag;
+    p->reth_len = op->w.len;
+    p->imm = op->w.imm;
+    p->ieth_rkey = op->w.hdr_stag;
+}
+
 /* Packet @k of a SEND or WRITE; false with the QP failed. */
 static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
 {
@@ -251,14 +286,7 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     if (op->w.len == 0) {
         len = 0;
     }
-    rc_header(qp, &p, rc_opcode(op, k), op->first_psn + k);
-    p.se = op->w.solicited && k == op->npkts - 1;
-    p.ackreq = k == op->npkts - 1 || (k + 1) % SQ_ACKREQ_EVERY == 0;
-    p.reth_va = op->w.qw2;
-    p.reth_rkey = op->w.hdr_stag;
-    p.reth_len = op->w.len;
-    p.imm = op->w.imm;
-    p.ieth_rkey = op->w.hdr_stag;
+    data_header(qp, op, k, &p);
     /* Read into the frame itself: one copy of the payload fewer. */
     payload = roce_tx_payload(d, &qp->av, &p);
     a = sge_copy(d, op, off, payload, len, false);
@@ -270,6 +298,56 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     p.payload_len = len;
     roce_send(d, &qp->av, &p, op->w.inline_data ? 0 : len);
     return true;
+}
+
+/* Packets @k.. of a SEND or WRITE, up to @max of them, as one train (roce.h) if they loop back
+ * without frames and their payload maps; returns how many (0: none went). */
+static unsigned send_train(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned max)
+{
+    uint64_t off = (uint64_t)k * qp->mtu, want;
+    RoceTrain t = { .npkts = 0 };
+    const void *src;
+    MrMapping m;
+
+    max = MIN(max, roce_train_room(d, &qp->av));
+    if (op->w.inline_data || op->w.len == 0 || max == 0) {
+        return 0;
+    }
+    want = MIN(op->w.len - off, (uint64_t)max * qp->mtu);
+    src = mr_sgl_map(d, op->w.sge, op->rg, op->w.nsge, off, want, &m);
+    if (!src) {
+        return 0;
+    }
+    /* Whole packets; what is left of a packet the mapping ends in goes in a frame. */
+    if (m.len < want) {
+        m.len -= m.len % qp->mtu;
+    }
+    if (m.len == 0) {
+        d->host.ops->dma_unmap(d->host.opaque, src, m.map_len);
+        return 0;
+    }
+    data_header(qp, op, k, &t.pkt);
+    t.mtu = qp->mtu;
+    t.npkts = (m.len + qp->mtu - 1) / qp->mtu;
+    for (unsigned j = 0; j < t.npkts; j++) {
+        t.opcodes[j] = rc_opcode(op, k + j);
+        t.ackreq |= (uint64_t)data_ackreq(op, k + j) << j;
+        t.se |= (uint64_t)data_se(op, k + j) << j;
+    }
+    roce_send_train(d, &qp->av, &t, m.gpa, m.len, src, m.map_len);
+    return t.npkts;
+}
+
+/* Packets @k.. of a SEND or WRITE, up to @max of them: a train, or packet @k in a frame.
+ * Returns how many went; 0 with the QP failed. */
+static unsigned send_data(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned max)
+{
+    unsigned n = send_train(d, qp, op, k, max);
+
+    if (n) {
+        return n;
+    }
+    return send_data_pkt(d, qp, op, k) ? 1 : 0;
 }
 
 /* The READ request for what is still missing of @op. */
@@ -290,16 +368,22 @@ static void arm_rto(IrdmaDev *d, PeQp *qp);
 /* Send what the window allows, oldest first; false with the QP failed. */
 static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
 {
-    for (GList *l = qp->req.ops.head; l && may_send(d, budget); l = l->next) {
+    /* The wire is asked (through the host's clock) before the first WQE and again only once
+     * something was sent: its answer changes then, not from one WQE in flight to the next. */
+    bool ask = true;
+
+    for (GList *l = qp->req.ops.head; l; l = l->next) {
         SqOp *op = l->data;
 
-        if (op->done || op->npkts == 0) {
+        if (ask && !may_send(d, budget)) {
+            break;
+        }
+        ask = false;
+        /* Nothing (more) to send: done, no packets, a READ asked, a message all sent. */
+        if (op->done || op->npkts == 0 || op->sent == (is_read(op) ? 1 : op->npkts)) {
             continue;
         }
         if (is_read(op)) {
-            if (op->sent) {
-                continue;
-            }
             if ((int64_t)psn_diff(qp->req.sent_psn, qp->req.una) + op->npkts > SQ_WINDOW_PKTS &&
                 qp->req.sent_psn != qp->req.una) {
                 break;
@@ -308,16 +392,24 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             op->sent = 1;
             qp->req.sent_psn = (last_psn(op) + 1) & ROCE_PSN_MASK;
             (*budget)--;
+            ask = true;
             continue;
         }
         while (op->sent < op->npkts && may_send(d, budget) &&
                psn_diff(qp->req.sent_psn, qp->req.una) < SQ_WINDOW_PKTS) {
-            if (!send_data_pkt(d, qp, op, op->sent)) {
+            /* As many as this loop would send one by one: under INLINE timing (trains) the
+             * wire never makes may_send() change its mind. */
+            unsigned window = SQ_WINDOW_PKTS - psn_diff(qp->req.sent_psn, qp->req.una);
+            unsigned n = send_data(d, qp, op, op->sent,
+                                   MIN(MIN(op->npkts - op->sent, *budget), window));
+
+            if (!n) {
                 return false;
             }
-            op->sent++;
+            op->sent += n;
             qp->req.sent_psn = (op->first_psn + op->sent) & ROCE_PSN_MASK;
-            (*budget)--;
+            *budget -= n;
+            ask = true;
         }
         if (op->sent < op->npkts) {
             break;
@@ -514,7 +606,8 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
     fa = fault_check(d, FAULT_ON_WQE, op->w.op, qp->id);
     if (fa && fa->kind == FAULT_RAISE_AE) {
         /* Refused as the hardware refuses a bad WQE: the QP stops, irdma flushes it. */
-        g_queue_push_tail(&qp->req.ops, op);
+        op->link.data = op;
+        g_queue_push_tail_link(&qp->req.ops, &op->link);
         fail(d, qp, fa->ae, "the fault plan");
         return false;
     }
@@ -564,7 +657,8 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         ae = AE_WQE_UNEXPECTED_OPCODE;
         break;
     }
-    g_queue_push_tail(&qp->req.ops, op);
+    op->link.data = op;
+    g_queue_push_tail_link(&qp->req.ops, &op->link);
     if (ae) {
         fail(d, qp, ae, "WQE refused");
         return false;
@@ -915,7 +1009,7 @@ bool sq_flush(IrdmaDev *d, PeQp *qp)
     if ((op = g_queue_peek_head(&qp->req.ops))) {
         first = op->wqe_idx;
     }
-    g_queue_clear_full(&qp->req.ops, g_free);
+    ops_clear(qp);
     /* What was posted and not fetched is flushed too; bounded by the ring. */
     while (n++ < qp->sq_quanta && head_valid(d, qp, raw)) {
         unsigned quanta = sq_wqe_quanta(ld64(raw + SQWQE_HDR));
@@ -938,5 +1032,5 @@ void sq_release(IrdmaDev *d, PeQp *qp)
         qp->req.run_ev = NULL;
     }
     timers_stop(d, qp);
-    g_queue_clear_full(&qp->req.ops, g_free);
+    ops_clear(qp);
 }

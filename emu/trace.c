@@ -3,12 +3,17 @@
 #include <stdio.h>
 #include "trace.h"
 
+bool emu_trace_enabled(const IrdmaHost *host)
+{
+    return host->ops->trace_enabled(host->opaque);
+}
+
 void emu_trace(const IrdmaHost *host, const char *event, const char *fmt, ...)
 {
     char detail[256];
     va_list ap;
 
-    if (!host->ops->trace_enabled(host->opaque)) {
+    if (!emu_trace_enabled(host)) {
         return;
     }
     va_start(ap, fmt);

@@ -13,5 +13,7 @@
 
 void emu_trace(const IrdmaHost *host, const char *event, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);
+/* Whether the host records trace events: for a caller that must prepare many of them. */
+bool emu_trace_enabled(const IrdmaHost *host);
 
 #endif

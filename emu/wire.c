@@ -5,11 +5,15 @@
 #include "roce.h"
 #include "trace.h"
 
-#define WIRE_MAX_QUEUED  65536     /* frames per direction */
+#define WIRE_MAX_QUEUED  65536     /* packets per direction */
 
+/* A frame, or looped packets that travel without one (roce.h, RoceTrain). */
 typedef struct WireFrame {
     uint64_t at;               /* tx: its last bit is out; rx: it is in host memory */
     WireDest dest;             /* tx: where it goes; rx: WIRE_TO_SELF if looped */
+    LoopTrain *train;          /* packets without a frame (rx, WIRE_TO_SELF), or NULL */
+    unsigned npkts;            /* packets not yet handed on: 1 for a frame */
+    GList link;                /* in its queue: no list node to allocate per frame */
     size_t len;
     uint8_t data[];
 } WireFrame;
@@ -17,6 +21,7 @@ typedef struct WireFrame {
 /* One direction: frames in time order (the timing model's units only move forward). */
 typedef struct WireQueue {
     GQueue frames;
+    unsigned npkts;            /* packets queued: what the limit counts */
     EmuEvent *ev;
 } WireQueue;
 
@@ -36,13 +41,27 @@ Wire *wire_new(IrdmaDev *d)
     return w;
 }
 
+static void frame_free(IrdmaDev *d, WireFrame *f)
+{
+    if (f->train) {
+        roce_train_free(d, f->train);
+    }
+    g_free(f);
+}
+
 static void queue_clear(IrdmaDev *d, WireQueue *q)
 {
+    WireFrame *f;
+
     if (q->ev) {
         emu_event_cancel(&d->events, q->ev);
         q->ev = NULL;
     }
-    g_queue_clear_full(&q->frames, g_free);
+    while ((f = g_queue_peek_head(&q->frames))) {
+        g_queue_unlink(&q->frames, &f->link);
+        frame_free(d, f);
+    }
+    q->npkts = 0;
 }
 
 void wire_reset(Wire *w)
@@ -86,25 +105,30 @@ static void rearm(IrdmaDev *d, WireQueue *q, EmuEventFn fn)
     }
 }
 
+static void push(IrdmaDev *d, WireQueue *q, WireFrame *f, EmuEventFn fn)
+{
+    f->link.data = f;
+    g_queue_push_tail_link(&q->frames, &f->link);
+    q->npkts += f->npkts;
+    if (g_queue_get_length(&q->frames) == 1) {
+        rearm(d, q, fn);
+    }
+}
+
 static bool enqueue(IrdmaDev *d, WireQueue *q, uint64_t at, WireDest dest, const uint8_t *frame,
                     size_t len, EmuEventFn fn)
 {
     WireFrame *f;
 
-    if (g_queue_get_length(&q->frames) >= WIRE_MAX_QUEUED) {
+    if (q->npkts >= WIRE_MAX_QUEUED) {
         d->wire->stats.dropped++;
         emu_trace(&d->host, "wire_dropped", "len %zu: %u frames queued", len, WIRE_MAX_QUEUED);
         return false;
     }
     f = g_malloc(sizeof(*f) + len);
-    f->at = at;
-    f->dest = dest;
-    f->len = len;
+    *f = (WireFrame) { .at = at, .dest = dest, .npkts = 1, .len = len };
     memcpy(f->data, frame, len);
-    g_queue_push_tail(&q->frames, f);
-    if (g_queue_get_length(&q->frames) == 1) {
-        rearm(d, q, fn);
-    }
+    push(d, q, f, fn);
     return true;
 }
 
@@ -148,6 +172,23 @@ uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma
     return done;
 }
 
+unsigned wire_loop_room(IrdmaDev *d)
+{
+    unsigned queued = d->wire->rx.npkts;
+
+    return queued < WIRE_MAX_QUEUED ? WIRE_MAX_QUEUED - queued : 0;
+}
+
+void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts)
+{
+    WireFrame *f = g_new(WireFrame, 1);
+
+    *f = (WireFrame) {
+        .at = now_ns(d), .dest = WIRE_TO_SELF, .train = t, .npkts = npkts,
+    };
+    push(d, &d->wire->rx, f, rx_due);
+}
+
 void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
     if (!fw_link_is_up(d->link)) {
@@ -160,38 +201,55 @@ void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
     arrive(d, frame, len, WIRE_TO_NETWORK);
 }
 
-/* Pop and hand on every due frame of @q (at most the run budget), then re-arm. */
+/* Hand on the due packets of @q, at most the run budget of them, then re-arm. @handle hands on
+ * up to its @max packets of @f and returns how many. */
 static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
-                      void (*handle)(IrdmaDev *d, WireFrame *f))
+                      unsigned (*handle)(IrdmaDev *d, WireFrame *f, unsigned max))
 {
-    unsigned budget = d->events.run_budget;
+    unsigned budget = d->events.run_budget, n;
     uint64_t now = now_ns(d);
     WireFrame *f;
 
-    while (budget-- && (f = g_queue_peek_head(&q->frames)) && f->at <= now) {
-        g_queue_pop_head(&q->frames);
-        handle(d, f);
-        g_free(f);
+    while (budget && (f = g_queue_peek_head(&q->frames)) && f->at <= now) {
+        /* Off the queue while it is handled: what that sends joins the queue behind it. */
+        g_queue_unlink(&q->frames, &f->link);
+        q->npkts -= f->npkts;
+        n = handle(d, f, budget);
+        budget -= n;
+        f->npkts -= n;
+        if (f->npkts) {
+            /* A train the budget ran out in: the rest goes first next time. */
+            g_queue_push_head_link(&q->frames, &f->link);
+            q->npkts += f->npkts;
+        } else {
+            frame_free(d, f);
+        }
     }
     rearm(d, q, fn);
 }
 
-static void tx_handle(IrdmaDev *d, WireFrame *f)
+static unsigned tx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
+    (void)max;
     if (f->dest == WIRE_TO_SELF) {
         arrive(d, f->data, f->len, WIRE_TO_SELF);
     } else {
         to_network(d, f->data, f->len);
     }
+    return 1;
 }
 
-static void rx_handle(IrdmaDev *d, WireFrame *f)
+static unsigned rx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
+    if (f->train) {
+        return roce_rx_train(d, f->train, max);
+    }
     if (f->dest == WIRE_TO_SELF) {
         roce_rx_looped(d, f->data, f->len);
     } else if (fw_link_is_up(d->link)) {
         lan_rx_frame(d->lan_rx, f->data, f->len);
     }
+    return 1;
 }
 
 static void tx_due(void *opaque)

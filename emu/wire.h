@@ -15,6 +15,7 @@
 #define IRDMA_EMU_WIRE_H
 
 #include "device.h"
+#include "roce.h"
 
 typedef enum WireDest {
     WIRE_TO_NETWORK,
@@ -36,6 +37,12 @@ WireStats *wire_stats(Wire *w);
  * Returns when its last bit will have left (now under INLINE timing). */
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
                    WireDest dest);
+/* How many looped packets the receive queue has room for. */
+unsigned wire_loop_room(IrdmaDev *d);
+/* Queue @npkts looped packets that travel without a frame (roce.h, RoceTrain) for
+ * roce_rx_train(), as arrive() would queue their frames now: INLINE timing only, no more than
+ * wire_loop_room() packets. */
+void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts);
 /* A frame from the network. */
 void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len);
 /* Deliver the looped frames that are due (at most the event queue's run budget; the rest

@@ -8,6 +8,7 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "exec/cpu-common.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
 #include "qapi/visitor.h"
@@ -81,6 +82,32 @@ static int host_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t le
     return 0;
 }
 
+static const void *host_dma_map(void *opaque, uint64_t gpa, size_t *len)
+{
+    IrdmaSimState *s = opaque;
+    dma_addr_t plen = *len;
+    ram_addr_t offset;
+    void *p = pci_dma_map(PCI_DEVICE(s), gpa, &plen, DMA_DIRECTION_TO_DEVICE);
+
+    if (!p) {
+        return NULL;
+    }
+    /* Guest RAM only: anything else maps through QEMU's one bounce buffer, not to be held. */
+    if (!qemu_ram_block_from_host(p, false, &offset)) {
+        pci_dma_unmap(PCI_DEVICE(s), p, plen, DMA_DIRECTION_TO_DEVICE, 0);
+        return NULL;
+    }
+    *len = plen;
+    return p;
+}
+
+static void host_dma_unmap(void *opaque, const void *p, size_t len)
+{
+    IrdmaSimState *s = opaque;
+
+    pci_dma_unmap(PCI_DEVICE(s), (void *)p, len, DMA_DIRECTION_TO_DEVICE, 0);
+}
+
 static void host_msix_notify(void *opaque, unsigned vector)
 {
     IrdmaSimState *s = opaque;
@@ -134,6 +161,8 @@ static void host_trace(void *opaque, const char *event, const char *detail)
 static const IrdmaHostOps irdma_sim_host_ops = {
     .dma_read = host_dma_read,
     .dma_write = host_dma_write,
+    .dma_map = host_dma_map,
+    .dma_unmap = host_dma_unmap,
     .msix_notify = host_msix_notify,
     .clock_ns = host_clock_ns,
     .timer_arm = host_timer_arm,

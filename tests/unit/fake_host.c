@@ -25,6 +25,30 @@ static int fh_dma_write(void *opaque, uint64_t gpa, const void *buf, size_t len)
     return 0;
 }
 
+static const void *fh_dma_map(void *opaque, uint64_t gpa, size_t *len)
+{
+    FakeHost *h = opaque;
+
+    if (h->no_dma_map || gpa >= h->mem_size) {
+        return NULL;
+    }
+    *len = MIN(*len, h->mem_size - gpa);
+    if (h->dma_map_max) {
+        *len = MIN(*len, h->dma_map_max);
+    }
+    h->dma_maps++;
+    return h->mem + gpa;
+}
+
+static void fh_dma_unmap(void *opaque, const void *p, size_t len)
+{
+    FakeHost *h = opaque;
+
+    g_assert((const uint8_t *)p >= h->mem && len <= h->mem_size &&
+             (size_t)((const uint8_t *)p - h->mem) <= h->mem_size - len && h->dma_maps);
+    h->dma_maps--;
+}
+
 static void fh_msix_notify(void *opaque, unsigned vector)
 {
     FakeHost *h = opaque;
@@ -75,6 +99,8 @@ static void fh_trace(void *opaque, const char *event, const char *detail)
 const IrdmaHostOps fake_host_ops = {
     .dma_read = fh_dma_read,
     .dma_write = fh_dma_write,
+    .dma_map = fh_dma_map,
+    .dma_unmap = fh_dma_unmap,
     .msix_notify = fh_msix_notify,
     .clock_ns = fh_clock_ns,
     .timer_arm = fh_timer_arm,
@@ -136,7 +162,7 @@ unsigned fake_host_trace_count(const FakeHost *h, const char *prefix)
     return n;
 }
 
-IrdmaDev *fake_dev_new(FakeHost *h)
+IrdmaDev *fake_dev_new_ops(FakeHost *h, const IrdmaHostOps *ops)
 {
     static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
     IrdmaDevConfig cfg;
@@ -144,8 +170,13 @@ IrdmaDev *fake_dev_new(FakeHost *h)
 
     irdma_dev_config_init(&cfg);
     memcpy(cfg.mac, mac, sizeof(mac));
-    d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
+    d = irdma_dev_new(ops, h, &cfg, NULL);
 
     irdma_dev_reset(d);
     return d;
+}
+
+IrdmaDev *fake_dev_new(FakeHost *h)
+{
+    return fake_dev_new_ops(h, &fake_host_ops);
 }

@@ -21,6 +21,9 @@ typedef struct FakeHost {
     bool quiet;                /* record no trace events (the fuzzer) */
     bool drop_frames;          /* keep no sent frames (the fuzzer's LAN start: one doorbell
                                 * may send thousands of TSO segments) */
+    bool no_dma_map;           /* dma_map maps nothing */
+    size_t dma_map_max;        /* dma_map maps at most this many bytes (0: no limit) */
+    unsigned dma_maps;         /* mappings not yet unmapped */
 } FakeHost;
 
 extern const IrdmaHostOps fake_host_ops;
@@ -35,5 +38,7 @@ void fake_host_advance(FakeHost *h, IrdmaDev *d, uint64_t ns);
 /* Number of recorded trace lines starting with @prefix. */
 unsigned fake_host_trace_count(const FakeHost *h, const char *prefix);
 IrdmaDev *fake_dev_new(FakeHost *h);
+/* The same on other host operations (fake_host_ops with some changed). */
+IrdmaDev *fake_dev_new_ops(FakeHost *h, const IrdmaHostOps *ops);
 
 #endif

@@ -29,26 +29,27 @@ static RocePkt sample(uint8_t opcode, bool ipv4)
     return p;
 }
 
+static const uint8_t all_ops[] = {
+    BTH_RC_SEND_FIRST, BTH_RC_SEND_MIDDLE, BTH_RC_SEND_LAST, BTH_RC_SEND_LAST_IMM,
+    BTH_RC_SEND_ONLY, BTH_RC_SEND_ONLY_IMM, BTH_RC_SEND_LAST_INV, BTH_RC_SEND_ONLY_INV,
+    BTH_RC_WRITE_FIRST, BTH_RC_WRITE_MIDDLE, BTH_RC_WRITE_LAST, BTH_RC_WRITE_LAST_IMM,
+    BTH_RC_WRITE_ONLY, BTH_RC_WRITE_ONLY_IMM, BTH_RC_READ_REQUEST, BTH_RC_READ_RESP_FIRST,
+    BTH_RC_READ_RESP_MIDDLE, BTH_RC_READ_RESP_LAST, BTH_RC_READ_RESP_ONLY, BTH_RC_ACK,
+    BTH_UD_SEND_ONLY, BTH_UD_SEND_ONLY_IMM,
+};
+
 START_TEST(every_opcode_round_trips)
 {
-    static const uint8_t ops[] = {
-        BTH_RC_SEND_FIRST, BTH_RC_SEND_MIDDLE, BTH_RC_SEND_LAST, BTH_RC_SEND_LAST_IMM,
-        BTH_RC_SEND_ONLY, BTH_RC_SEND_ONLY_IMM, BTH_RC_SEND_LAST_INV, BTH_RC_SEND_ONLY_INV,
-        BTH_RC_WRITE_FIRST, BTH_RC_WRITE_MIDDLE, BTH_RC_WRITE_LAST, BTH_RC_WRITE_LAST_IMM,
-        BTH_RC_WRITE_ONLY, BTH_RC_WRITE_ONLY_IMM, BTH_RC_READ_REQUEST, BTH_RC_READ_RESP_FIRST,
-        BTH_RC_READ_RESP_MIDDLE, BTH_RC_READ_RESP_LAST, BTH_RC_READ_RESP_ONLY, BTH_RC_ACK,
-        BTH_UD_SEND_ONLY, BTH_UD_SEND_ONLY_IMM,
-    };
     uint8_t frame[ROCE_FRAME_MAX];
 
     for (int v4 = 0; v4 < 2; v4++) {
-        for (size_t i = 0; i < sizeof(ops); i++) {
-            RocePkt in = sample(ops[i], v4), out;
-            unsigned fl = rocev2_opcode_flags(ops[i]);
+        for (size_t i = 0; i < sizeof(all_ops); i++) {
+            RocePkt in = sample(all_ops[i], v4), out;
+            unsigned fl = rocev2_opcode_flags(all_ops[i]);
             size_t len = rocev2_build(&in, frame);
 
             ck_assert_int_eq(rocev2_parse(frame, len, &out, true), ROCE_PARSE_OK);
-            ck_assert_uint_eq(out.opcode, ops[i]);
+            ck_assert_uint_eq(out.opcode, all_ops[i]);
             ck_assert_uint_eq(out.dqpn, in.dqpn);
             ck_assert_uint_eq(out.psn, in.psn);
             ck_assert(out.ackreq && out.se);
@@ -153,6 +154,72 @@ START_TEST(a_payload_in_place_builds_the_same_frame)
                 in.payload = in_place + off;
                 ck_assert_uint_eq(rocev2_build(&in, in_place), len);
                 ck_assert_mem_eq(in_place, frame, len);
+            }
+        }
+    }
+}
+END_TEST
+
+/* Every field of two packets but where their payloads are and the IP header. */
+static void expect_same_fields(const RocePkt *a, const RocePkt *b)
+{
+    ck_assert_mem_eq(a->dmac, b->dmac, 6);
+    ck_assert_mem_eq(a->smac, b->smac, 6);
+    ck_assert_int_eq(a->vlan, b->vlan);
+    ck_assert_uint_eq(a->vlan_tci, b->vlan_tci);
+    ck_assert_int_eq(a->ipv4, b->ipv4);
+    ck_assert_mem_eq(a->sip, b->sip, 16);
+    ck_assert_mem_eq(a->dip, b->dip, 16);
+    ck_assert_uint_eq(a->tos, b->tos);
+    ck_assert_uint_eq(a->ttl, b->ttl);
+    ck_assert_uint_eq(a->flow_label, b->flow_label);
+    ck_assert_uint_eq(a->sport, b->sport);
+    ck_assert_uint_eq(a->opcode, b->opcode);
+    ck_assert_int_eq(a->se, b->se);
+    ck_assert_int_eq(a->ackreq, b->ackreq);
+    ck_assert_uint_eq(a->pkey, b->pkey);
+    ck_assert_uint_eq(a->dqpn, b->dqpn);
+    ck_assert_uint_eq(a->psn, b->psn);
+    ck_assert_uint_eq(a->reth_va, b->reth_va);
+    ck_assert_uint_eq(a->reth_rkey, b->reth_rkey);
+    ck_assert_uint_eq(a->reth_len, b->reth_len);
+    ck_assert_uint_eq(a->aeth_syndrome, b->aeth_syndrome);
+    ck_assert_uint_eq(a->aeth_msn, b->aeth_msn);
+    ck_assert_uint_eq(a->deth_qkey, b->deth_qkey);
+    ck_assert_uint_eq(a->deth_sqpn, b->deth_sqpn);
+    ck_assert_uint_eq(a->imm, b->imm);
+    ck_assert_uint_eq(a->ieth_rkey, b->ieth_rkey);
+    ck_assert_uint_eq(a->payload_len, b->payload_len);
+}
+
+/* A packet delivered without a frame (rocev2_as_parsed) is what its frame parses to, whatever
+ * its fields hold past their width on the wire or where its opcode does not carry them; and
+ * rocev2_frame_len() is the frame's length. */
+START_TEST(as_parsed_is_what_the_frame_parses_to)
+{
+    for (int v4 = 0; v4 < 2; v4++) {
+        for (int vlan = 0; vlan < 2; vlan++) {
+            for (size_t i = 0; i < sizeof(all_ops); i++) {
+                RocePkt in = sample(all_ops[i], v4), out, exp;
+                uint8_t frame[ROCE_FRAME_MAX];
+                size_t len;
+
+                in.vlan = vlan;
+                in.vlan_tci = 0x2005;
+                in.dqpn |= 0xab000000u;
+                in.psn |= 0x7f000000u;
+                in.deth_sqpn |= 0xff000000u;
+                in.aeth_msn |= 0x5a000000u;
+                in.flow_label |= 0xfff00000u;
+                in.sip[7] = in.dip[9] = v4 ? 0xee : in.sip[7];
+                len = rocev2_build(&in, frame);
+                ck_assert_int_eq(rocev2_parse(frame, len, &out, true), ROCE_PARSE_OK);
+                exp = in;
+                rocev2_as_parsed(&exp);
+                expect_same_fields(&exp, &out);
+                ck_assert_ptr_eq(exp.payload, in.payload);
+                ck_assert_ptr_null(exp.l3);
+                ck_assert_uint_eq(rocev2_frame_len(&in), len);
             }
         }
     }
@@ -280,6 +347,7 @@ Suite *rocev2_suite(void)
     tcase_add_test(tc, icrc_covers_the_invariant_fields_only);
     tcase_add_test(tc, looped_frames_skip_the_icrc_only);
     tcase_add_test(tc, a_payload_in_place_builds_the_same_frame);
+    tcase_add_test(tc, as_parsed_is_what_the_frame_parses_to);
     tcase_add_test(tc, hostile_frames_are_refused);
     tcase_add_test(tc, psn_arithmetic_wraps_at_24_bits);
     tcase_add_test(tc, sq_wqe_decode_follows_the_fragment_slots);
