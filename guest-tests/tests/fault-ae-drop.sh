@@ -5,11 +5,7 @@
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0)
 fault_plan suspend-ae-lost
-rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-1.out 2>&1 && fail "SQD succeeded without its AE"
-cat /tmp/fault-ae-1.out
-grep -q "^FAIL idle" /tmp/fault-ae-1.out || fail "rdma-sqd did not report the idle check failed"
-dmesg | grep -q "modify_qp timed out waiting for suspend" ||
-    fail "irdma did not time out waiting for the suspend AE"
+sqd_idle_times_out "$gid"
 expect_faults_logged 'suspend-ae-lost ae 0x900 qp=[0-9]* drop' 1
 rdma-sqd irdma0 "$gid" idle > /tmp/fault-ae-2.out 2>&1 || { cat /tmp/fault-ae-2.out; fail "SQD does not work after the fault"; }
 fault_test_done

@@ -5,11 +5,7 @@
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0)
 fault_plan cqp-create-cq-error
-verbs-ctrl irdma0 "$gid" > /tmp/fault-cqp-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_CQ failed"
-cat /tmp/fault-cqp-1.out
-grep -q "^FAIL create cq" /tmp/fault-cqp-1.out || fail "the CQ creation did not fail"
-dmesg | grep -qE "irdma.*\[Create CQ Cmd Error\].*maj=0x8029 min=0x1" ||
-    fail "irdma logged no CQP error for CREATE_CQ"
+verbs_ctrl_fails_at "$gid" "create cq" "irdma.*\[Create CQ Cmd Error\].*maj=0x8029 min=0x1"
 expect_faults_logged 'create-cq-fails cqp 0x03 CREATE_CQ cq=[0-9]* error 0x8029 0x0001' 1
 fault_test_done
 echo "CREATE_CQ failed once as planned; every verb works afterwards"

@@ -6,11 +6,7 @@
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0)
 fault_plan create-qp-dma-fail
-verbs-ctrl irdma0 "$gid" > /tmp/fault-dma-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_QP failed"
-cat /tmp/fault-dma-1.out
-grep -q "^FAIL create .*qp" /tmp/fault-dma-1.out || fail "the QP creation did not fail"
-dmesg | grep -qE "irdma.*\[Create QP Cmd Error\].*maj=0xffff min=0x8005" ||
-    fail "irdma logged no bad-address error for CREATE_QP"
+verbs_ctrl_fails_at "$gid" "create rc qp" "irdma.*\[Create QP Cmd Error\].*maj=0xffff min=0x8005"
 expect_faults_logged 'arm cqp 0x00 CREATE_QP qp=[0-9]* none -> armed' 1
 expect_faults_logged 'ctx-read-fails dma read fail' 1
 fault_test_done

@@ -308,6 +308,32 @@ expect_qos_switch() {
 }
 
 # The device's suspend, suspend-complete AE and resume counters (QOM), on one line.
+# rping with payload verification (-V) on address $1, server and client in the background
+# ($RPING_SRV, $RPING_CLI), output in /tmp/$2.server and /tmp/$2.client; returns once pings
+# flow.
+rping_start() {
+    rping -s -a "$1" -C 1000000 -V > "/tmp/$2.server" 2>&1 &
+    RPING_SRV=$!
+    wait_for "rdma resource show cm_id | grep -q 'state LISTEN.*$1:7174'" 20 ||
+        fail "rping server never listened"
+    rping -c -a "$1" -C 1000000 -V -v > "/tmp/$2.client" 2>&1 &
+    RPING_CLI=$!
+    wait_for "grep -q '^ping data' /tmp/$2.client" 20 || fail "rping never got going"
+}
+
+# rping_start's run $1 still goes on (20 more pings within 30 s; $2: after what), is then
+# stopped, and reported no mismatch or error.
+rping_goes_on_and_stop() {
+    pings=$(grep -c "^ping data" "/tmp/$1.client")
+    wait_for "[ \$(grep -c '^ping data' /tmp/$1.client) -gt $((pings + 20)) ]" 30 ||
+        fail "rping stopped after $2 at $pings pings"
+    kill -0 "$RPING_CLI" 2> /dev/null || fail "rping client exited: $(tail -3 "/tmp/$1.client")"
+    kill "$RPING_CLI" "$RPING_SRV"
+    wait "$RPING_CLI" "$RPING_SRV" 2> /dev/null
+    ! grep -qiE "mismatch|error|fail" "/tmp/$1.client" "/tmp/$1.server" ||
+        fail "rping reported: $(grep -iE 'mismatch|error|fail' "/tmp/$1.client" "/tmp/$1.server" | head -3)"
+}
+
 # Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them.
 kernel_oops_lines() {
     dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic|soft lockup|blocked for more than"
@@ -351,6 +377,27 @@ expect_reset_recovery() {
         fail "ice did not rebuild after the reset"
     wait_for "grep -q ACTIVE /sys/class/infiniband/irdma0/ports/1/state" 60 ||
         fail "irdma0 did not come back active"
+}
+
+# With a fault plan in place, verbs-ctrl on irdma0 (GID index $1) fails cleanly at its step $2
+# (its "FAIL $2" line, nothing hangs) and irdma logs the CQP error $3 (an extended regex).
+verbs_ctrl_fails_at() {
+    verbs-ctrl irdma0 "$1" > /tmp/verbs-ctrl-fail.out 2>&1 && fail "verbs-ctrl passed while $2 failed"
+    cat /tmp/verbs-ctrl-fail.out
+    grep -q "^FAIL $2" /tmp/verbs-ctrl-fail.out || fail "$2 did not fail"
+    dmesg | grep -qE "$3" || fail "irdma logged no '$3'"
+}
+
+# With a fault plan in place, rdma-sqd's idle check on irdma0 (GID index $1) fails instead of
+# hanging: irdma gives up after its 5 s and logs one more "modify_qp timed out waiting for
+# suspend".
+sqd_idle_times_out() {
+    waits=$(dmesg_count "modify_qp timed out waiting for suspend")
+    rdma-sqd irdma0 "$1" idle > /tmp/sqd-timeout.out 2>&1 && fail "SQD succeeded without its AE"
+    cat /tmp/sqd-timeout.out
+    grep -q "^FAIL idle" /tmp/sqd-timeout.out || fail "rdma-sqd did not report the idle check failed"
+    [ "$(dmesg_count "modify_qp timed out waiting for suspend")" = $((waits + 1)) ] ||
+        fail "irdma did not time out once waiting for the suspend AE"
 }
 
 # The end of every fault test: the plan removed, no oops, every control verb works again.

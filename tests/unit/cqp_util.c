@@ -5,7 +5,6 @@
 #include "emu/pe_regs.h"
 #include "emu/ws.h"
 
-#define TAIL() (irdma_dev_mmio_read(d, PFPE_CQPTAIL) & PFPE_CQPTAIL_WQTAIL_M)
 
 /* h and d are the globals of aq_util.c, shared by every device-level suite. */
 
@@ -22,6 +21,11 @@ void cqpt_teardown(void)
 {
     irdma_dev_free(d);
     fake_host_free(h);
+}
+
+unsigned cqpt_tail(void)
+{
+    return irdma_dev_mmio_read(d, PFPE_CQPTAIL) & PFPE_CQPTAIL_WQTAIL_M;
 }
 
 uint64_t cqpt_hdr(unsigned opcode)
@@ -94,7 +98,7 @@ unsigned cqpt_hmc_setup(void)
 {
     uint64_t q[8] = { 0 };
     uint8_t *qb = h->mem + CQPT_QUERY_BUF, *cb = h->mem + CQPT_COMMIT_BUF;
-    uint32_t tail = TAIL();
+    uint32_t tail = cqpt_tail();
     uint64_t size, max_base = 0, pble_end;
     unsigned sds;
 
@@ -148,7 +152,7 @@ unsigned cqpt_hmc_setup(void)
     q[2] = 0;
     q[3] = cqpt_hdr(CQP_OP_COMMIT_FPM_VAL) | pe_prep(CQPWQE_BUFSIZE, FPM_BUF_SIZE);
     q[4] = CQPT_COMMIT_BUF;
-    tail = TAIL();
+    tail = cqpt_tail();
     ck_assert_uint_eq(cqpt_run(q), tail + 1);
     /* irdma_sc_parse_fpm_commit_buf: the SD count from the object with the highest base. */
     {
@@ -186,7 +190,7 @@ unsigned cqpt_hmc_setup(void)
     }
     q[2] = CQPT_SDBUF | 0;
     q[3] = cqpt_hdr(CQP_OP_UPDATE_PE_SDS) | pe_prep(CQPWQE_SDS_ENTRY_COUNT, sds - 3);
-    tail = TAIL();
+    tail = cqpt_tail();
     ck_assert_uint_eq(cqpt_run(q), tail + 1);
     memset(q, 0, sizeof(q));
     q[2] = 0;

@@ -41,6 +41,8 @@ uint32_t cqpt_create(unsigned enc);
 unsigned cqpt_post(const uint64_t qw[8]);
 /* Ring the doorbell with the producer index and run the due events. */
 void cqpt_ring(void);
+/* CQPTAIL's WQ tail: the next WQE the CQP will complete. */
+unsigned cqpt_tail(void);
 /* Post + ring; returns CQPTAIL. */
 uint32_t cqpt_run(const uint64_t qw[8]);
 /* Complete HMC bring-up: QUERY_FPM, COMMIT_FPM with irdma's counts, direct SDs for everything

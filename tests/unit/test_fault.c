@@ -99,7 +99,7 @@ START_TEST(dropped_cqp_completion_is_never_written)
     q[3] = cqpt_hdr(CQP_OP_MANAGE_ARP) | pe_prep(CQPWQE_ARP_INDEX, 5) | CQPWQE_ARP_ENTRYVALID;
     slot = cqpt_post(q);
     cqpt_ring();
-    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), slot);
+    ck_assert_uint_eq(cqpt_tail(), slot);
     ck_assert(cqp_arp_lookup(d, 5, &mac));
     ck_assert_uint_eq(mac, 0x0200000000aaull);
     ck_assert_uint_eq(nop_maj(), 0);
@@ -185,12 +185,11 @@ START_TEST(delayed_cqp_wqe_holds_the_engine)
     first = cqpt_post(q);
     cqpt_post(q);
     cqpt_ring();
-    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), first);
+    ck_assert_uint_eq(cqpt_tail(), first);
     fake_host_advance(h, d, h->now_ns + 999);
-    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M), first);
+    ck_assert_uint_eq(cqpt_tail(), first);
     fake_host_advance(h, d, h->now_ns + 1);
-    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M),
-                      first + 2);
+    ck_assert_uint_eq(cqpt_tail(), first + 2);
     ck_assert_uint_eq(cqpt_maj(cqpt_ccqe(first)), 0);
     ck_assert_ptr_nonnull(strstr(fault_log(d), " slow cqp 0x24 NOP delay 800\n"));
 }
@@ -221,8 +220,7 @@ START_TEST(removed_device_reads_all_ones_until_the_plan_goes)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RSTAT), FAULT_REMOVED_READ);
     ck_assert(!(ld64(cqpt_ccqe(slot) + CQE_HDR) & CQE_VALID));
     fault_set_plan(d, NULL);
-    ck_assert_uint_eq(pe_get(irdma_dev_mmio_read(d, PFPE_CQPTAIL), PFPE_CQPTAIL_WQTAIL_M),
-                      slot + 1);
+    ck_assert_uint_eq(cqpt_tail(), slot + 1);
 }
 END_TEST
 
