@@ -4,7 +4,7 @@
 # completes, so modify-QP-to-SQD times out after 5 s and rdma-sqd reports the check failed
 # instead of hanging; the fault fired once; the next SQD works.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan suspend-ae-garbled
 sqd_idle_times_out "$gid"
 dmesg | grep -q "irdma0: abnormal ae_id = 0x50a" || fail "irdma did not report the garbled AE"

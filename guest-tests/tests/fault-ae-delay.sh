@@ -3,7 +3,7 @@
 # (rdma-sqd's idle check takes at least the 2 s) and succeeds, with a SEND intact after the QP
 # is back in RTS; irdma logs no timeout; the fault fired once.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan suspend-ae-late
 t0=$(uptime_s)
 rdma_sqd_checks idle

@@ -3,7 +3,7 @@
 # (IRDMA_EVENT_TIMEOUT_MS) with "timed out waiting for suspend" and rdma-sqd reports the idle
 # check failed instead of hanging; the fault fired once; the next SQD works.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan suspend-ae-lost
 sqd_idle_times_out "$gid"
 expect_faults_logged 'suspend-ae-lost ae 0x900 qp=[0-9]* drop' 1

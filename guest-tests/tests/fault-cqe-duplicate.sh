@@ -5,7 +5,7 @@
 # other check passes byte for byte; the kernel logs nothing beyond what the negative checks
 # cause; the fault fired once.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 mark=$(dmesg | wc -l)
 fault_plan send-cqe-twice
 rdma-verify --quick loop irdma0 "$gid" > /tmp/fault-dup.out 2>&1

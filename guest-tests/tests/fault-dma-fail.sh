@@ -4,7 +4,7 @@
 # (verbs-ctrl reports it, nothing hangs); the plan moved to state "armed" and fired once each
 # rule; every control verb works afterwards.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan create-qp-dma-fail
 verbs_ctrl_fails_at "$gid" "create rc qp" "irdma.*\[Create QP Cmd Error\].*maj=0xffff min=0x8005"
 expect_faults_logged 'arm cqp 0x00 CREATE_QP qp=[0-9]* none -> armed' 1

@@ -4,7 +4,7 @@
 # irdma0 comes back active and every control verb works; nothing hangs or oopses. The verbs
 # running when the reset comes may fail: that is not checked.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 rebuilt=$(vsi_rebuilds)
 fault_plan hmc-error
 verbs-ctrl irdma0 "$gid" > /tmp/fault-hmc-1.out 2>&1

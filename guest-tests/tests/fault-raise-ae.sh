@@ -6,7 +6,7 @@
 # and mw-* checks; the checks before it and those on other QPs (UD, the negative ones) pass,
 # byte for byte; the fault fired once.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan write-wqe-refused
 rdma-verify --quick loop irdma0 "$gid" > /tmp/fault-raise.out 2>&1
 cat /tmp/fault-raise.out

@@ -5,7 +5,7 @@
 # takes irdma0 with it, nothing oopses. Then the device is put back (plan removed), the
 # function reset and ice bound again: irdma0 comes back active and every control verb works.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 slot=$(irdma_sim_slot)
 mark=$(dmesg | wc -l)
 fault_plan surprise-removal

@@ -405,7 +405,7 @@ fault_test_done() {
     host_ask "faults none" > /dev/null
     oops=$(kernel_oops_lines)
     [ -z "$oops" ] || fail "the kernel oopsed: $oops"
-    gid=$(rdma_dev_up irdma0)
+    gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
     verbs-ctrl irdma0 "$gid" > /tmp/fault-after.out 2>&1 ||
         { cat /tmp/fault-after.out; fail "the device is not usable after the fault"; }
 }
@@ -413,7 +413,7 @@ fault_test_done() {
 # rdma-sqd's checks on irdma0 (guest-tests/rdma-sqd.c), the named ones or both: each must
 # pass with every byte verified, and irdma must log no suspend timeout or error meanwhile.
 rdma_sqd_checks() {
-    gid=$(rdma_dev_up irdma0)
+    gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
     mark=$(dmesg | wc -l)
     want=$#
     [ "$want" = 0 ] && want=2

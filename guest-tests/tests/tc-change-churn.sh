@@ -8,7 +8,7 @@
 # device posted one suspend-complete AE per suspend (QPs destroyed while suspended included)
 # and resumed at most as many; irdma and ice logged no error.
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 ifc=$(ice_netdev "$(irdma_sim_slot)")
 dcb_sw_mode "$ifc"
 rm -f /tmp/churn-stop

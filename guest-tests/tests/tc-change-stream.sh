@@ -6,7 +6,7 @@
 # suspend, one suspend-complete AE and one resume per QP per change (QP1 and the 2 x N QPs of
 # the stream).
 . /tests/lib.sh
-gid=$(rdma_dev_up irdma0)
+gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 ifc=$(ice_netdev "$(irdma_sim_slot)")
 dcb_sw_mode "$ifc"
 # (not "n": lib.sh's wait_for counts with it)
