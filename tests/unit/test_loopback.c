@@ -413,6 +413,30 @@ START_TEST(a_refused_write_is_refused_as_with_frames)
 }
 END_TEST
 
+/* Messages without payload bytes, and their ACKs: trains with no source, whose packets must
+ * not point at an offset from NULL (found by the fuzzer under UBSan,
+ * tests/fuzz/reproducers/loop-ack-train-null-payload). */
+static void empty_messages(void)
+{
+    bool error = false;
+
+    post_rq(&qb, TRT_RECV, 0x4000);
+    write_to(TRT_SRC, 0, 0, TRT_MR_VA, TRT_RKEY);
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = TRT_SRC, .len = 0 });
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_READ, .laddr = TRT_SRC, .len = 0,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    ring(&qa);
+    expect_sq_ok(&qa, 3);
+    ck_assert_uint_eq(drain_cq(&qb, &error), 1);
+    ck_assert(!error);
+}
+
+START_TEST(messages_without_payload_arrive_as_in_frames)
+{
+    every_way(empty_messages, TRT_MTU);
+}
+END_TEST
+
 /* The host's mappings end with the device: a reset drops trains still queued. */
 START_TEST(a_reset_unmaps_the_trains_in_flight)
 {
@@ -443,6 +467,7 @@ Suite *loopback_suite(void)
     tcase_add_test(tc, a_source_out_of_memory_fails_as_with_frames);
     tcase_add_test(tc, a_send_too_long_is_refused_as_with_frames);
     tcase_add_test(tc, a_refused_write_is_refused_as_with_frames);
+    tcase_add_test(tc, messages_without_payload_arrive_as_in_frames);
     tcase_add_test(tc, a_reset_unmaps_the_trains_in_flight);
     suite_add_tcase(s, tc);
     return s;
