@@ -17,7 +17,7 @@
  *   docs/transport.md), or as frames where a mapping falls short;
  * - bit 3: once the starting point is up, the timing model runs (TIMING_MODEL, its default
  *   parameters): completions, packets and the wire take their modelled time;
- * - bit 4: the host's dma_map maps at most SHORT_MAP bytes at a time (trains cut short);
+ * - bit 4: the host's dma_map maps at most TRT_SHORT_MAP bytes at a time (trains cut short);
  * and the operations include a fault plan (below). Other first bytes mean what they did.
  *
  * The rest is a sequence of operations, each an opcode byte and its arguments (little endian;
@@ -87,12 +87,11 @@ typedef enum Start { START_AQ, START_LAN, START_RDMA } Start;
 #define Q_KICK          0x01        /* LAN queue entry bits: doorbell / tail */
 #define Q_IN_BUF        0x02        /* the address is an offset into the buffers */
 #define ETH_ALEN        6
-#define START_EXT_MASK  0xe0        /* these bits START_EXT: an extended start ... */
+#define START_EXT_MASK  0xe0        /* the first byte's top bits START_EXT: extended ... */
 #define START_EXT       0x80
 #define START_LOOP      0x04        /* ... with A and B looped through the port's MAC */
 #define START_TIMING    0x08        /* ... under TIMING_MODEL */
-#define START_SHORT_MAP 0x10        /* ... and dma_map mapping at most SHORT_MAP bytes */
-#define SHORT_MAP       (2 * TRT_MTU + TRT_MTU / 2 + 36)    /* trains of two, packets cut */
+#define START_SHORT_MAP 0x10        /* ... and dma_map mapping at most TRT_SHORT_MAP bytes */
 #define FAULT_TEXT_MAX  512
 
 /* Registers worth hitting on purpose: the admin queue, resets and, per starting point, the
@@ -473,7 +472,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fake_host_clear(host);
     host->drop_frames = start == START_LAN;
-    host->dma_map_max = ext && (first & START_SHORT_MAP) ? SHORT_MAP : 0;
+    host->dma_map_max = ext && (first & START_SHORT_MAP) ? TRT_SHORT_MAP : 0;
     h = host;
     d = fake_dev_new(h);
     in.p++;

@@ -162,7 +162,8 @@ def ext_seeds():
         plan = fault_plan(text)
         seeds["fault-rdma-" + name] = (ext(KIND_RDMA) + plan + nop + message(0x00) + message(0x0a) +
                                        mmio_write(1, 0) + bytes([OP_MMIO_READ]) + bytes(4))
-        seeds["fault-loop-" + name] = ext(KIND_RDMA, START_LOOP | START_TIMING) + plan + loop_message(0x04)
+        seeds["fault-loop-" + name] = (ext(KIND_RDMA, START_LOOP | START_TIMING) + plan +
+                                       loop_message(0x04))
         seeds["fault-aq-" + name] = ext(KIND_AQ) + plan + aq_cmd(0x0001) + aq_cmd(0x0a05)
     seeds["fault-lan-irq"] = (ext(KIND_LAN) + fault_plan(FAULT_PLANS["irq-duplicate"]) +
                               tx(txd(TXD_EOP | TXD_RS, 200)) + time())

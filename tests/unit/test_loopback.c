@@ -22,7 +22,7 @@
 typedef enum Way {
     WAY_FRAMES,                /* the reference: a host without dma_map */
     WAY_TRAINS,                /* guest memory maps whole */
-    WAY_SHORT_MAPS,            /* at most SHORT_MAP bytes a mapping */
+    WAY_SHORT_MAPS,            /* at most TRT_SHORT_MAP bytes a mapping */
     WAY_NO_MAPS,               /* dma_map maps nothing */
     WAY_COUNT,
 } Way;
@@ -32,8 +32,6 @@ static const char *const way_names[] = {
     [WAY_NO_MAPS] = "no maps",
 };
 
-/* Two and a half packets of the fixture's MTU and a bit: trains of two, packets cut. */
-#define SHORT_MAP       (2 * TRT_MTU + TRT_MTU / 2 + 36)
 #define RNR_WAIT_NS     2000000ull         /* past the responder's RNR timer (1.28 ms) */
 #define SMALL_TURN      7                  /* events, and packets of the wire, a turn */
 /* A second MR: 4 KiB pages through a level-1 PBL from PBLE 0, some of them consecutive. */
@@ -72,7 +70,7 @@ static void start(Way way, unsigned mtu)
     no_map_ops.dma_map = NULL;
     no_map_ops.dma_unmap = NULL;
     d = fake_dev_new_ops(h, way == WAY_FRAMES ? &no_map_ops : &fake_host_ops);
-    h->dma_map_max = way == WAY_SHORT_MAPS ? SHORT_MAP : 0;
+    h->dma_map_max = way == WAY_SHORT_MAPS ? TRT_SHORT_MAP : 0;
     h->no_dma_map = way == WAY_NO_MAPS;
     trt_bring_up();
     add_arp(TRT_OWN_MAC);
