@@ -154,6 +154,8 @@ def ext_seeds():
         seeds["loop-timing-%02x" % op] = (ext(KIND_RDMA, START_LOOP | START_TIMING) +
                                           loop_message(op, 20000))
     seeds["timing-aq"] = ext(KIND_AQ, START_TIMING) + aq_cmd(0x0001)
+    for name in ("NOP", "MODIFY_QP", "QUERY_FPM_VAL", "CREATE_CQ", "SUSPEND_QP"):
+        seeds["timing-cqp-" + name.lower()] = ext(KIND_RDMA, START_TIMING) + cqp_wqe(cqp_op(name))
     seeds["timing-lan-tx"] = ext(KIND_LAN, START_TIMING) + tx(txd(TXD_EOP | TXD_RS, 1514)) + time()
     plans = dict(FAULT_PLANS)
     for f in sorted((ROOT / "guest-tests" / "faults").glob("*.plan")):
