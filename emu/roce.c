@@ -208,7 +208,9 @@ unsigned roce_train_room(IrdmaDev *d, const RoceAv *av)
     return MIN(ROCE_TRAIN_MAX, wire_loop_room(d));
 }
 
-/* Packet @k of @lt as it was sent. */
+/* Packet @k of @lt as it was sent. A train without payload bytes (an ACK, a READ request, a
+ * zero-length WRITE or SEND) has no source: its packets point nowhere rather than at an offset
+ * from NULL. */
 static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
 {
     size_t off = (size_t)k * lt->t.mtu;
@@ -218,7 +220,7 @@ static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
     p->psn = (lt->t.pkt.psn + k) & ROCE_PSN_MASK;
     p->ackreq = (lt->t.ackreq >> k) & 1;
     p->se = (lt->t.se >> k) & 1;
-    p->payload = lt->src + off;
+    p->payload = lt->src ? lt->src + off : NULL;
     p->payload_len = MIN(lt->len - off, lt->t.mtu);
 }
 

@@ -10,6 +10,15 @@
  *   all but one buffer posted, enabled). The Tx buffer holds an Ethernet/IPv4/TCP header to
  *   the wire and a byte pattern, for descriptors to point at; frames sent are not kept;
  * - else: the admin queue is set up as ice does (aq_util), nothing else.
+ * A first byte 0x80 to 0x9f (START_EXT) is an extended start: bits 0 and 1 pick the
+ * starting point as above, and
+ * - bit 2 (RDMA start): the ARP entry names the port's own MAC, so what A and B send loops
+ *   back inside the device, as trains read in place through the host's dma_map (roce.h,
+ *   docs/transport.md), or as frames where a mapping falls short;
+ * - bit 3: once the starting point is up, the timing model runs (TIMING_MODEL, its default
+ *   parameters): completions, packets and the wire take their modelled time;
+ * - bit 4: the host's dma_map maps at most TRT_SHORT_MAP bytes at a time (trains cut short);
+ * and the operations include a fault plan (below). Other first bytes mean what they did.
  *
  * The rest is a sequence of operations, each an opcode byte and its arguments (little endian;
  * a short input simply ends the program):
@@ -40,25 +49,33 @@
  *     the Rx buffers), u64 address, posted at the ring's tail;
  * - wire (RDMA start only): the frames the QPs sent are delivered to the device, up to
  *   WIRE_MAX of them; u8 picks one to change, u8 a field of it, u32 the new value, and the
- *   frame is rebuilt with a valid ICRC.
+ *   frame is rebuilt with a valid ICRC;
+ * - fault plan (extended starts only): u16 length (at most FAULT_TEXT_MAX), the plan's text
+ *   (docs/faults.md), parsed and, if fault_plan_parse takes it, installed (fault_set_plan: a
+ *   new log, a removed device back); length 0 removes the plan. Its rules fire on later ops.
  * The two queue entries share their opcodes between the RDMA and LAN starts so that the kept
  * corpus means what it did. Everything is bounded by the input: no operation loops longer
  * than its own bytes or WIRE_MAX.
- * Anything the device does must leave the sanitizers quiet; the harness checks nothing else.
+ * Anything the device does must leave the sanitizers quiet, and every dma_map it made
+ * unmapped once it is freed; the harness checks nothing else.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../unit/aq_util.h"
 #include "../unit/lan_util.h"
 #include "../unit/trt_util.h"
 #include "emu/e810_regs.h"
+#include "emu/fault.h"
 #include "emu/pe_regs.h"
 #include "emu/le.h"
 #include "emu/roce.h"
 #include "emu/rocev2.h"
 
 enum { OP_MMIO_WRITE, OP_MMIO_READ, OP_MEM_WRITE, OP_TIME, OP_AQ_CMD, OP_CQP_WQE, OP_FRAME,
-       OP_SEND_Q, OP_RECV_Q, OP_WIRE, OP_COUNT };
+       OP_SEND_Q, OP_RECV_Q, OP_WIRE, OP_COUNT,
+       OP_FAULT_PLAN = OP_COUNT, OP_EXT_COUNT };    /* the extended starts' ops */
 
 typedef enum Start { START_AQ, START_LAN, START_RDMA } Start;
 
@@ -70,6 +87,12 @@ typedef enum Start { START_AQ, START_LAN, START_RDMA } Start;
 #define Q_KICK          0x01        /* LAN queue entry bits: doorbell / tail */
 #define Q_IN_BUF        0x02        /* the address is an offset into the buffers */
 #define ETH_ALEN        6
+#define START_EXT_MASK  0xe0        /* the first byte's top bits START_EXT: extended ... */
+#define START_EXT       0x80
+#define START_LOOP      0x04        /* ... with A and B looped through the port's MAC */
+#define START_TIMING    0x08        /* ... under TIMING_MODEL */
+#define START_SHORT_MAP 0x10        /* ... and dma_map mapping at most TRT_SHORT_MAP bytes */
+#define FAULT_TEXT_MAX  512
 
 /* Registers worth hitting on purpose: the admin queue, resets and, per starting point, the
  * RDMA engine's (CQP, doorbells, interrupts, HMC) or the LAN queues' (the Tx doorbell, the Rx
@@ -338,12 +361,33 @@ static void op_wire(Input *in)
     }
 }
 
-static void run(Input *in, Start start)
+/* A fault plan from the input's text; the parser's refusal is part of the test. */
+static void op_fault_plan(Input *in)
+{
+    char text[FAULT_TEXT_MAX + 1];
+    size_t len = u16(in) % (FAULT_TEXT_MAX + 1);
+    g_autoptr(GError) err = NULL;
+    FaultPlan *plan;
+
+    len = MIN(len, in->left);
+    if (!len) {
+        fault_set_plan(d, NULL);
+        return;
+    }
+    take(in, text, len);
+    text[len] = '\0';
+    plan = fault_plan_parse(text, "fuzz.plan", &err);
+    if (plan) {
+        fault_set_plan(d, plan);
+    }
+}
+
+static void run(Input *in, Start start, bool ext)
 {
     bool pe = start == START_RDMA;
 
     while (in->left) {
-        uint8_t op = u8(in) % OP_COUNT;
+        uint8_t op = u8(in) % (ext ? OP_EXT_COUNT : OP_COUNT);
 
         switch (op) {
         case OP_MMIO_WRITE: {
@@ -391,6 +435,9 @@ static void run(Input *in, Start start)
                 op_wire(in);
             }
             break;
+        case OP_FAULT_PLAN:
+            op_fault_plan(in);
+            break;
         }
     }
 }
@@ -415,8 +462,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FakeHost *host;      /* one host for every input: fresh pages cost more than a run */
     Input in = { data, size };
-    Start start = !size ? START_AQ : (data[0] & 1) ? START_RDMA :
-                  (data[0] & 2) ? START_LAN : START_AQ;
+    uint8_t first = size ? data[0] : 0;
+    bool ext = (first & START_EXT_MASK) == START_EXT;
+    Start start = (first & 1) ? START_RDMA : (first & 2) ? START_LAN : START_AQ;
 
     if (!host) {
         host = fake_host_new(MAX(TRT_MEM_SIZE, MAX(AQT_MEM_SIZE, LANT_MEM_SIZE)));
@@ -424,6 +472,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fake_host_clear(host);
     host->drop_frames = start == START_LAN;
+    host->dma_map_max = ext && (first & START_SHORT_MAP) ? TRT_SHORT_MAP : 0;
     h = host;
     d = fake_dev_new(h);
     in.p++;
@@ -431,6 +480,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     switch (start) {
     case START_RDMA:
         trt_bring_up();
+        if (ext && (first & START_LOOP)) {
+            add_arp(TRT_OWN_MAC);
+        }
         connect_default();
         break;
     case START_LAN:
@@ -440,7 +492,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         aqt_init(h, d);
         break;
     }
-    run(&in, start);
+    if (ext && (first & START_TIMING)) {
+        d->timing.mode = TIMING_MODEL;
+    }
+    run(&in, start, ext);
     irdma_dev_free(d);
+    if (h->dma_maps) {
+        fprintf(stderr, "fuzz: %u dma_map mappings left after irdma_dev_free\n", h->dma_maps);
+        abort();
+    }
     return 0;
 }

@@ -4,8 +4,11 @@ one admin command per AQ opcode the firmware model knows (on the admin-queue and
 start), one CQP WQE per CQP opcode, one RoCE frame per BTH opcode, one A -> B message per SQ
 opcode carried over the wire, a register sweep, and on the LAN start frames of each kind the Rx
 parser tells apart, Tx descriptor chains for each offload, Rx buffers re-posted, and the
-firmware commands that change the probe's state (queue, VSI, rules, package). libFuzzer grows
-the corpus from these.
+firmware commands that change the probe's state (queue, VSI, rules, package); on the extended
+starts, A -> B messages looped through the port's own MAC (trains, also with short mappings),
+the same under the timing model, and fault plans (guest-tests/faults and one per event and
+action kind, a few the parser refuses) followed by what they act on. libFuzzer grows the corpus
+from these.
 
     tests/fuzz/make-seeds.py OUTDIR
 """
@@ -15,8 +18,12 @@ import struct
 import sys
 
 (OP_MMIO_WRITE, OP_MMIO_READ, OP_MEM_WRITE, OP_TIME, OP_AQ_CMD, OP_CQP_WQE, OP_FRAME, OP_SEND_Q,
- OP_RECV_Q, OP_WIRE) = range(10)
+ OP_RECV_Q, OP_WIRE, OP_FAULT_PLAN) = range(11)
 START_AQ, START_RDMA, START_LAN = b"\x00", b"\x01", b"\x02"
+# Extended starts (first byte 0x80 to 0x9f): the start kind in bits 0-1 and these flags.
+START_EXT, START_LOOP, START_TIMING, START_SHORT_MAP = 0x80, 0x04, 0x08, 0x10
+KIND_AQ, KIND_RDMA, KIND_LAN = 0, 1, 2
+FAULT_TEXT_MAX = 512
 # tests/unit/trt_util.h: A's source buffer, B's receive buffers, the MR's VA and R_Key.
 TRT_SRC, TRT_RECV, TRT_MR_VA, TRT_RKEY = 0xF00000, 0xF40000, 0x7F0000000000, 0x1235C
 FRAG_VALID, SIGCOMPL = 1 << 63, 1 << 62
@@ -43,6 +50,12 @@ def aqc(name):
     """The opcode of AQC_@name, from emu/aq_defs.h."""
     text = (ROOT / "emu" / "aq_defs.h").read_text()
     return int(re.search(r"#define\s+AQC_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
+
+
+def cqp_op(name):
+    """The opcode of CQP_OP_@name, from emu/pe_defs.h."""
+    text = (ROOT / "emu" / "pe_defs.h").read_text()
+    return int(re.search(r"#define\s+CQP_OP_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 
 
 def constants(header, prefix):
@@ -73,6 +86,92 @@ def message(sq_opcode, length=3000):
                      TRT_RKEY | sq_opcode << 32 | SIGCOMPL)
     wire = bytes([OP_WIRE, 255, 0]) + bytes(4) + bytes([OP_TIME]) + struct.pack("<H", 10)
     return bytes([OP_RECV_Q, 1]) + rq + bytes([OP_SEND_Q, 2]) + sq + wire * 4
+
+
+def ext(kind, flags=0):
+    return bytes([START_EXT | flags | kind])
+
+
+def loop_message(sq_opcode, length=3000):
+    """message() with A and B looped inside the device: time passes instead of the wire."""
+    rq = struct.pack("<QQQQ", TRT_RECV, (length + 64) << 32 | FRAG_VALID, 0, 0)
+    sq = struct.pack("<QQQQ", TRT_SRC, length << 32 | FRAG_VALID, TRT_MR_VA,
+                     TRT_RKEY | sq_opcode << 32 | SIGCOMPL)
+    return bytes([OP_RECV_Q, 1]) + rq + bytes([OP_SEND_Q, 2]) + sq + time(10) * 4
+
+
+def fault_plan(text):
+    """OP_FAULT_PLAN with @text, its comments left out to fit FAULT_TEXT_MAX."""
+    body = "\n".join(l for l in text.splitlines() if not l.startswith("#")).encode()
+    assert len(body) <= FAULT_TEXT_MAX, text
+    return bytes([OP_FAULT_PLAN]) + struct.pack("<H", len(body)) + body
+
+
+# One plan per event and action kind (docs/faults.md), and triggers and states.
+FAULT_PLANS = {
+    "cqp-error": "[rule a]\non = cqp CREATE_QP\naction = error 0x8029 0x0001\n",
+    "cqp-drop": "[rule a]\non = cqp 0x00\naction = drop\nonce = true\n",
+    "cqp-delay": "[rule a]\non = cqp NOP\naction = delay 80000\n",
+    "cqp-raise-ae": "[rule a]\non = cqp MODIFY_QP qp=3\naction = raise-ae 0x0102\n",
+    "aq-error": "[rule a]\non = aq 0x0001\naction = error 12\n",
+    "aq-delay": "[rule a]\non = aq 0x0001\naction = delay 8000\nonce = true\n",
+    "ae-drop": "[rule a]\non = ae 0x0102\naction = drop\n",
+    "ae-delay": "[rule a]\non = ae 0x0102 qp=3\naction = delay 8000\n",
+    "ae-duplicate": "[rule a]\non = ae 0x0102\naction = duplicate\n",
+    "ae-corrupt": "[rule a]\non = ae 0x0102\naction = corrupt qp 4\n",
+    "wqe-duplicate": "[rule a]\non = wqe RDMA_WRITE\naction = duplicate\n",
+    "wqe-raise-ae": "[rule a]\non = wqe SEND qp=3\naction = raise-ae 0x0102\n",
+    "wqe-oicr": "[rule a]\non = wqe 0x00\naction = oicr pe-critical 0x10001\n",
+    "reg-read-corrupt": "[rule a]\non = reg read any\naction = corrupt value 0xffffffff\n"
+                        "probability = 0.5\n",
+    "reg-write-drop": "[rule a]\non = reg write any\naction = drop\nevery = 2\n",
+    "dma-read-fail": "[rule a]\non = dma read\naction = fail\nevery = 3\n",
+    "dma-write-fail": "[rule a]\non = dma write\naction = fail\ntimes = 4\n",
+    "irq-duplicate": "[rule a]\non = irq any\naction = duplicate\n",
+    "irq-delay": "[rule a]\non = irq any\naction = delay 800\n",
+    "irq-drop": "[rule a]\non = irq 0\naction = drop\n",
+    "remove": "[rule a]\non = wqe RDMA_WRITE\naction = remove\n",
+    "oicr-hmc": "[rule a]\non = cqp NOP\naction = oicr hmc-error\n",
+    "chain": "[plan]\nseed = 7\n[rule arm]\non = wqe SEND\naction = none\nstate = armed\n"
+             "once = true\n[rule b]\non = dma write\naction = fail\nwhen = armed\n"
+             "[rule c]\non = irq any\naction = drop\nafter = b\n",
+    # Refused: a bad action for the event, an unknown key, a state no rule enters.
+    "bad-action": "[rule a]\non = irq any\naction = oicr hmc-error\n",
+    "bad-key": "[rule a]\non = cqp NOP\naction = none\nevry = 2\n",
+    "bad-state": "[rule a]\non = cqp NOP\naction = none\nwhen = nowhere\n",
+}
+
+
+def ext_seeds():
+    nop = cqp_wqe(cqp_op("NOP"))
+    seeds = {}
+    for op in (0x00, 0x01, 0x03, 0x04, 0x05, 0x0a, 0x0b, 0x0c, 0x0d):
+        seeds["loop-message-%02x" % op] = ext(KIND_RDMA, START_LOOP) + loop_message(op)
+        seeds["timing-message-%02x" % op] = ext(KIND_RDMA, START_TIMING) + message(op)
+    for op in (0x00, 0x01, 0x04):
+        seeds["loop-short-map-%02x" % op] = (ext(KIND_RDMA, START_LOOP | START_SHORT_MAP) +
+                                             loop_message(op, 20000))
+        seeds["loop-timing-%02x" % op] = (ext(KIND_RDMA, START_LOOP | START_TIMING) +
+                                          loop_message(op, 20000))
+    seeds["timing-aq"] = ext(KIND_AQ, START_TIMING) + aq_cmd(0x0001)
+    for name in ("NOP", "MODIFY_QP", "QUERY_FPM_VAL", "CREATE_CQ", "SUSPEND_QP"):
+        seeds["timing-cqp-" + name.lower()] = ext(KIND_RDMA, START_TIMING) + cqp_wqe(cqp_op(name))
+    seeds["timing-lan-tx"] = ext(KIND_LAN, START_TIMING) + tx(txd(TXD_EOP | TXD_RS, 1514)) + time()
+    plans = dict(FAULT_PLANS)
+    for f in sorted((ROOT / "guest-tests" / "faults").glob("*.plan")):
+        plans["guest-" + f.stem] = f.read_text()
+    for name, text in plans.items():
+        plan = fault_plan(text)
+        seeds["fault-rdma-" + name] = (ext(KIND_RDMA) + plan + nop + message(0x00) + message(0x0a) +
+                                       mmio_write(1, 0) + bytes([OP_MMIO_READ]) + bytes(4))
+        seeds["fault-loop-" + name] = (ext(KIND_RDMA, START_LOOP | START_TIMING) + plan +
+                                       loop_message(0x04))
+        seeds["fault-aq-" + name] = ext(KIND_AQ) + plan + aq_cmd(0x0001) + aq_cmd(0x0a05)
+    seeds["fault-lan-irq"] = (ext(KIND_LAN) + fault_plan(FAULT_PLANS["irq-duplicate"]) +
+                              tx(txd(TXD_EOP | TXD_RS, 200)) + time())
+    seeds["fault-removed"] = ext(KIND_RDMA) + fault_plan(FAULT_PLANS["remove"]) + message(0x00) + \
+        fault_plan("") + message(0x00)
+    return seeds
 
 
 # ---- the LAN start ----
@@ -292,6 +391,7 @@ def main():
     seeds.update(lan_rx_seeds())
     seeds.update(lan_tx_seeds())
     seeds.update(lan_state_seeds())
+    seeds.update(ext_seeds())
     for name, data in seeds.items():
         (out / name).write_bytes(data)
     print("make-seeds: %d inputs in %s" % (len(seeds), out))

@@ -22,7 +22,7 @@
 typedef enum Way {
     WAY_FRAMES,                /* the reference: a host without dma_map */
     WAY_TRAINS,                /* guest memory maps whole */
-    WAY_SHORT_MAPS,            /* at most SHORT_MAP bytes a mapping */
+    WAY_SHORT_MAPS,            /* at most TRT_SHORT_MAP bytes a mapping */
     WAY_NO_MAPS,               /* dma_map maps nothing */
     WAY_COUNT,
 } Way;
@@ -32,8 +32,6 @@ static const char *const way_names[] = {
     [WAY_NO_MAPS] = "no maps",
 };
 
-/* Two and a half packets of the fixture's MTU and a bit: trains of two, packets cut. */
-#define SHORT_MAP       (2 * TRT_MTU + TRT_MTU / 2 + 36)
 #define RNR_WAIT_NS     2000000ull         /* past the responder's RNR timer (1.28 ms) */
 #define SMALL_TURN      7                  /* events, and packets of the wire, a turn */
 /* A second MR: 4 KiB pages through a level-1 PBL from PBLE 0, some of them consecutive. */
@@ -72,7 +70,7 @@ static void start(Way way, unsigned mtu)
     no_map_ops.dma_map = NULL;
     no_map_ops.dma_unmap = NULL;
     d = fake_dev_new_ops(h, way == WAY_FRAMES ? &no_map_ops : &fake_host_ops);
-    h->dma_map_max = way == WAY_SHORT_MAPS ? SHORT_MAP : 0;
+    h->dma_map_max = way == WAY_SHORT_MAPS ? TRT_SHORT_MAP : 0;
     h->no_dma_map = way == WAY_NO_MAPS;
     trt_bring_up();
     add_arp(TRT_OWN_MAC);
@@ -413,6 +411,30 @@ START_TEST(a_refused_write_is_refused_as_with_frames)
 }
 END_TEST
 
+/* Messages without payload bytes, and their ACKs: trains with no source, whose packets must
+ * not point at an offset from NULL (found by the fuzzer under UBSan,
+ * tests/fuzz/reproducers/loop-ack-train-null-payload). */
+static void empty_messages(void)
+{
+    bool error = false;
+
+    post_rq(&qb, TRT_RECV, 0x4000);
+    write_to(TRT_SRC, 0, 0, TRT_MR_VA, TRT_RKEY);
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = TRT_SRC, .len = 0 });
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_READ, .laddr = TRT_SRC, .len = 0,
+                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    ring(&qa);
+    expect_sq_ok(&qa, 3);
+    ck_assert_uint_eq(drain_cq(&qb, &error), 1);
+    ck_assert(!error);
+}
+
+START_TEST(messages_without_payload_arrive_as_in_frames)
+{
+    every_way(empty_messages, TRT_MTU);
+}
+END_TEST
+
 /* The host's mappings end with the device: a reset drops trains still queued. */
 START_TEST(a_reset_unmaps_the_trains_in_flight)
 {
@@ -443,6 +465,7 @@ Suite *loopback_suite(void)
     tcase_add_test(tc, a_source_out_of_memory_fails_as_with_frames);
     tcase_add_test(tc, a_send_too_long_is_refused_as_with_frames);
     tcase_add_test(tc, a_refused_write_is_refused_as_with_frames);
+    tcase_add_test(tc, messages_without_payload_arrive_as_in_frames);
     tcase_add_test(tc, a_reset_unmaps_the_trains_in_flight);
     suite_add_tcase(s, tc);
     return s;

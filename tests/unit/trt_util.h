@@ -60,6 +60,9 @@
 #define TRT_SRC         TRT_LOCAL                  /* A's source / READ sink */
 #define TRT_RECV        (TRT_LOCAL + 0x40000)      /* B's receive buffers */
 #define TRT_WIRE_MAX    4096                       /* frames per wire_run: a livelock guard */
+/* A host's dma_map limit that cuts looped trains short: two and a half packets of the
+ * fixture's MTU and a bit (trains of two, packets split between a train and a frame). */
+#define TRT_SHORT_MAP   (2 * TRT_MTU + TRT_MTU / 2 + 36)
 
 typedef struct TQp {
     unsigned id, peer, cq;
