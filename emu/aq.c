@@ -169,26 +169,6 @@ typedef enum SlotResult {
 
 static void process_atq(void *opaque);
 
-/* The fault plan's say on the command at head (NULL: none); a delay it asks for is served
- * once, the command waiting at head meanwhile as on slow firmware. */
-static const FaultAction *fault_of(AqEngine *aq, uint16_t opcode)
-{
-    IrdmaDev *d = aq->d;
-    const FaultAction *fa;
-
-    if (aq->delayed) {
-        aq->delayed = false;
-        return NULL;
-    }
-    fa = fault_check(d, FAULT_ON_AQ, opcode, 0);
-    if (fa && fa->kind == FAULT_DELAY) {
-        aq->delayed = true;
-        aq->process_ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process_atq, aq);
-        emu_trace(&d->host, "aq_cmd_delayed", "opcode=0x%04x by the fault plan", opcode);
-    }
-    return fa;
-}
-
 /* Runs the descriptor at ring slot @slot. */
 static SlotResult process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
 {
@@ -212,8 +192,11 @@ static SlotResult process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     c.resp_len = c.buf_len;
     memset(aq->buf, 0, sizeof(aq->buf));
 
-    fa = fault_of(aq, c.opcode);
+    /* A delayed command waits at head, as on slow firmware. */
+    fa = fault_check_held(d, &aq->delayed, FAULT_ON_AQ, c.opcode, 0);
     if (fa && fa->kind == FAULT_DELAY) {
+        aq->process_ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process_atq, aq);
+        emu_trace(&d->host, "aq_cmd_delayed", "opcode=0x%04x by the fault plan", c.opcode);
         return SLOT_DELAYED;
     }
     if (fa && fa->kind == FAULT_ERROR) {

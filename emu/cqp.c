@@ -29,7 +29,7 @@ struct Cqp {
     unsigned rung;             /* the slot after the last one a doorbell covered */
     uint64_t rung_at[CQP_SQ_MAX];   /* when the doorbell covering each slot was rung */
     EmuEvent *ev;
-    bool delay_served;         /* the WQE at the tail waited out its fault-plan delay */
+    bool delay_held;           /* the WQE at the tail waits out a fault-plan delay */
     const CqpOp *ops[CQP_NUM_OPCODES];
     /* Objects of the ops below. */
     uint8_t stats_used[STATS_INST_MAX];
@@ -133,7 +133,7 @@ void cqp_reset(Cqp *cqp)
         cqp->ev = NULL;
     }
     cqp->created = false;
-    cqp->delay_served = false;
+    cqp->delay_held = false;
     cqp->tail = 0;
     cqp->valid = 1;
     memset(cqp->stats_used, 0, sizeof(cqp->stats_used));
@@ -259,18 +259,6 @@ static void complete(IrdmaDev *d, unsigned idx, const CqpResult *r)
 
 static void process(void *opaque);
 
-/* The fault plan's say on WQE @w (NULL: none); a delay it asks for is served once. */
-static const FaultAction *fault_of(IrdmaDev *d, const CqpWqe *w, const CqpOp *op)
-{
-    Cqp *cqp = d->cqp;
-
-    if (cqp->delay_served) {
-        cqp->delay_served = false;
-        return NULL;
-    }
-    return fault_check(d, FAULT_ON_CQP, w->opcode, cqp_wqe_object_id(w, op->object));
-}
-
 /* Fetch and execute the WQE at the tail; false if a fault-plan delay holds it back (the
  * engine is in order: what follows waits too). */
 static bool process_one(IrdmaDev *d)
@@ -294,8 +282,9 @@ static bool process_one(IrdmaDev *d)
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_VALID);
         } else if (!op) {
             cqp_fail(&r, CQP_MAJ_ERROR, CQP_MIN_BAD_OPCODE);
-        } else if ((fa = fault_of(d, &w, op)) && fa->kind == FAULT_DELAY) {
-            cqp->delay_served = true;
+        } else if ((fa = fault_check_held(d, &cqp->delay_held, FAULT_ON_CQP, w.opcode,
+                                          cqp_wqe_object_id(&w, op->object))) &&
+                   fa->kind == FAULT_DELAY) {
             cqp->ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process, cqp);
             emu_trace(&d->host, "cqp_wqe_delayed", "%s idx=%u by the fault plan", name, w.idx);
             return false;

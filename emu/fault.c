@@ -851,6 +851,20 @@ const FaultAction *fault_check(IrdmaDev *d, FaultEvent ev, unsigned code, unsign
     return NULL;
 }
 
+const FaultAction *fault_check_held(IrdmaDev *d, bool *held, FaultEvent ev, unsigned code,
+                                    unsigned id)
+{
+    const FaultAction *fa;
+
+    if (*held) {
+        *held = false;
+        return NULL;
+    }
+    fa = fault_check(d, ev, code, id);
+    *held = fa && fa->kind == FAULT_DELAY;
+    return fa;
+}
+
 const char *fault_log(IrdmaDev *d)
 {
     return d->fault.log->str;

@@ -99,6 +99,11 @@ void fault_reset(IrdmaDev *d);
 void fault_drop_deferred(IrdmaDev *d);
 /* The action for event @ev (@code, object @id), or NULL to go on as normal. */
 const FaultAction *fault_check(IrdmaDev *d, FaultEvent ev, unsigned code, unsigned id);
+/* fault_check() for an in-order engine that holds the event back for a FAULT_DELAY and then
+ * takes it again: *@held says a delay was asked for, and the retry that follows goes through
+ * once without asking the plan again. */
+const FaultAction *fault_check_held(IrdmaDev *d, bool *held, FaultEvent ev, unsigned code,
+                                    unsigned id);
 /* One line per fault fired: "<virtual ns> <rule> <event> <action>". */
 const char *fault_log(IrdmaDev *d);
 /* What every BAR read returns from a removed device: no one answers the read request. */
