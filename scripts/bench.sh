@@ -24,7 +24,8 @@ status=0
 
 run_benchmarks() {
     local runs=$1
-    [ -x "$repo/build/qemu-system-x86_64" ] && [ -e "$repo/build/guest/initramfs.cpio.gz" ] ||
+    [ -x "$repo/build/qemu-system-x86_64" ] &&
+        [ -e "$repo/build/guest/$(python3 "$here/kernel.py" slug)/initramfs.cpio.gz" ] ||
         { echo "bench: build first (scripts/irdma-sim test)" >&2; exit 1; }
 
     echo "== 1. device core (bench-emu, release build)"

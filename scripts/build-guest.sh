@@ -1,43 +1,42 @@
 #!/usr/bin/env bash
-# Builds the guest: Debian's kernel package (pinned in config.sh) unpacked without installing,
-# its uncompressed vmlinux for a fast PVH boot, and an initramfs holding busybox, the kernel
-# modules with every dependency, rdma-core user space with its shared libraries, and the
-# programs and scripts of guest-tests/. Outputs build/guest/{vmlinux,initramfs.cpio.gz}.
-#   build-guest.sh [MESON_BUILD_DIR]   (default build/meson; must already be built)
+# Builds the guest for one kernel: the kernel unpacked in the cache by scripts/kernel.py (a row of
+# the matrix in config.sh, the user's packages or build tree), booted unmodified, and an
+# initramfs holding busybox, the kernel modules with every dependency (uncompressed), rdma-core
+# user space with its shared libraries, and the programs and scripts of guest-tests/.
+# Outputs build/guest/SLUG/{vmlinux or bzImage,initramfs.cpio.gz,kernel.txt}.
+#   build-guest.sh [--kernel NAME] [--module FILE.ko ...] [MESON_BUILD_DIR]
+#   NAME defaults to $IRDMA_SIM_KERNEL, then config.sh's KERNEL_DEFAULT; modules default to
+#   $IRDMA_SIM_MODULES (colon-separated). A --module replaces the kernel's module of that name.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 . "$here/config.sh"
-mbuild=${1:-$repo/build/meson}
-out=$repo/build/guest
-mkdir -p "$out"
+kname=${IRDMA_SIM_KERNEL:-$KERNEL_DEFAULT}
+user_mods=()
+IFS=: read -r -a user_mods <<< "${IRDMA_SIM_MODULES:-}"
+mbuild=$repo/build/meson
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --kernel) kname=$2; shift 2 ;;
+        --module) user_mods+=("$2"); shift 2 ;;
+        *) mbuild=$1; shift ;;
+    esac
+done
 
 bash "$here/setup-host.sh"
 
-# ---- kernel package ----
-kpkg=linux-image-$KERNEL_ABI
-kdir=$IRDMA_SIM_CACHE/kernel/$KERNEL_ABI
-if ! [ -e "$kdir/.extracted" ]; then
-    mkdir -p "$IRDMA_SIM_CACHE/dl"
-    deb=$(ls "$IRDMA_SIM_CACHE/dl/${kpkg}_"*.deb 2>/dev/null | tail -n 1 || true)
-    if [ -z "$deb" ]; then
-        echo "build-guest: downloading $kpkg"
-        if ! (cd "$IRDMA_SIM_CACHE/dl" && apt-get download -q "$kpkg"); then
-            echo "build-guest: the configured Debian mirror no longer has $kpkg;" \
-                 "update KERNEL_ABI in scripts/config.sh" >&2
-            exit 1
-        fi
-        deb=$(ls "$IRDMA_SIM_CACHE/dl/${kpkg}_"*.deb | tail -n 1)
-    fi
-    rm -rf "$kdir" && mkdir -p "$kdir"
-    dpkg-deb -x "$deb" "$kdir"
-    depmod -b "$kdir" "$KERNEL_ABI"
-    bash "$here/extract-vmlinux.sh" "$kdir/boot/vmlinuz-$KERNEL_ABI" "$kdir/vmlinux"
-    touch "$kdir/.extracted"
-fi
-ln -sfn "$kdir/vmlinux" "$out/vmlinux"
-ln -sfn "$kdir/boot/vmlinuz-$KERNEL_ABI" "$out/vmlinuz"
-kmods=$kdir/lib/modules/$KERNEL_ABI
+# ---- kernel: KABI, KIMAGE, KBOOT, KDIR (modroot/lib/modules/KABI), KSLUG ----
+modargs=()
+for m in "${user_mods[@]}"; do [ -n "$m" ] && modargs+=(--module "$m"); done
+kinfo=$(python3 "$here/kernel.py" prepare "$kname" "${modargs[@]}") || exit 2
+eval "$kinfo"
+out=$repo/build/guest/$KSLUG
+mkdir -p "$out"
+rm -f "$out/vmlinux" "$out/bzImage"
+ln -sfn "$KIMAGE" "$out/$(basename "$KIMAGE")"
+printf '%s\n' "name $kname" "abi $KABI" "boot $KBOOT" > "$out/kernel.txt"
+kbase=$KDIR/modroot
+kmods=$kbase/lib/modules/$KABI
 
 # ---- root file system ----
 root=$out/rootfs
@@ -51,17 +50,52 @@ for applet in $("$root/bin/busybox" --list-full); do
     [ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 done
 
-# Modules: what the tests load, with every dependency modules.dep names.
+# Modules: what the tests load, with every dependency modules.dep names, uncompressed (busybox
+# modprobe reads plain .ko). The required ones are checked by kernel.py; an optional one a kernel
+# lacks (crc32_generic: 7.x has crc32 as a library) is named here, not lost.
 modules="ice irdma ib_core ib_uverbs ib_umad rdma_ucm rdma_rxe virtio_net virtio_pci e1000e crc32_generic 8021q vxlan nvmet-rdma nvme-rdma"
+deps=$(mktemp)
 for m in $modules; do
-    modprobe -d "$kdir" -S "$KERNEL_ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-done | sort -u | while read -r ko; do
-    rel=${ko#"$kdir"/}
-    mkdir -p "$root/$(dirname "$rel")"
-    cp "$ko" "$root/$rel"
+    if ! modprobe -d "$kbase" -S "$KABI" --show-depends "$m" > "$deps.one" 2>&1; then
+        echo "build-guest: kernel $kname ($KABI) has no module $m; tests that need it will fail"
+        continue
+    fi
+    awk '$1 == "insmod" { print $2 }' "$deps.one" >> "$deps"
 done
-cp "$kmods"/modules.order "$kmods"/modules.builtin* "$root/lib/modules/$KERNEL_ABI/" 2>/dev/null || true
-depmod -b "$root" "$KERNEL_ABI"
+rm -f "$deps.one"
+mkdir -p "$root/lib/modules/$KABI"
+sort -u "$deps" | while read -r ko; do
+    rel=${ko#"$kmods"/}
+    [ "$rel" != "$ko" ] || rel=kernel/${ko##*/}
+    dest=$root/lib/modules/$KABI/${rel%.xz}
+    dest=${dest%.zst}
+    mkdir -p "$(dirname "$dest")"
+    case "$ko" in
+        *.ko.xz) xz -dc "$ko" > "$dest" ;;
+        *.ko.zst) zstd -q -dc "$ko" > "$dest" ;;
+        *) cp -L "$ko" "$dest" ;;
+    esac
+done
+rm -f "$deps"
+# The user's own modules replace the kernel's of the same name (kernel.py checked vermagic).
+for m in "${user_mods[@]}"; do
+    [ -n "$m" ] || continue
+    name=$(modinfo -F name "$m" 2>/dev/null || true)
+    name=${name:-$(basename "${m%%.ko*}")}
+    old=$(find "$root/lib/modules/$KABI" -name "$name.ko" -o -name "${name//_/-}.ko" | head -n 1)
+    dest=${old:-$root/lib/modules/$KABI/updates/$name.ko}
+    mkdir -p "$(dirname "$dest")"
+    case "$m" in
+        *.ko.xz) xz -dc "$m" > "$dest" ;;
+        *.ko.zst) zstd -q -dc "$m" > "$dest" ;;
+        *.ko.gz) gzip -dc "$m" > "$dest" ;;
+        *) cp "$m" "$dest" ;;
+    esac
+    echo "build-guest: module $name from $m${old:+ (replaces the kernel module)}"
+done
+cp "$kmods"/modules.order "$kmods"/modules.builtin* "$root/lib/modules/$KABI/" 2>/dev/null || true
+sed -i 's/\.ko\.\(xz\|zst\|gz\)$/.ko/' "$root/lib/modules/$KABI/modules.order" 2>/dev/null || true
+depmod -b "$root" "$KABI"
 
 # User space, with its shared-library closure.
 progs="ibv_devinfo ibv_devices ibv_rc_pingpong ibv_ud_pingpong ib_write_bw ib_write_lat ib_send_bw

@@ -1,8 +1,19 @@
 # Pinned inputs of the whole pipeline, in one place. Sourced by every script.
 # shellcheck shell=bash
 
-# Guest kernel: Debian bookworm's own package (ABI name), booted unmodified.
-KERNEL_ABI=6.1.0-57-amd64
+# Guest kernels, booted unmodified: the matrix, one row each (scripts/kernel.py reads it).
+#   name  suite (host: the host's own apt sources)  ABI  version  packages (comma-separated)
+# 7.x splits the kernel into linux-binary (image), linux-modules and linux-base (config,
+# modules.builtin). When the mirror has moved on, kernel.py names the version it serves now.
+KERNEL_MATRIX="
+6.1   host              6.1.0-57-amd64        6.1.192-3        linux-image-6.1.0-57-amd64
+6.12  trixie            6.12.117+deb13-amd64  6.12.117-1       linux-image-6.12.117+deb13-amd64
+7.3   trixie-backports  7.3.4+deb13-amd64     7.3.4-1~bpo13+1  linux-binary-7.3.4+deb13-amd64,linux-modules-7.3.4+deb13-amd64,linux-base-7.3.4+deb13-amd64
+"
+# The kernel of both README commands unless --kernel or IRDMA_SIM_KERNEL says otherwise.
+KERNEL_DEFAULT=6.1
+# Suites of the host's Debian mirror that the private apt configuration in the cache adds.
+NEWER_SUITES="trixie trixie-backports sid"
 # QEMU: Debian's source package; the upstream release it must be.
 QEMU_SRC_PKG=qemu
 QEMU_UPSTREAM=7.2

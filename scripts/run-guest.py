@@ -30,8 +30,15 @@ def parse_args(argv):
     p.add_argument("--tests", help="comma-separated guest tests (guest-tests/tests/NAME.sh)")
     p.add_argument("--list", help="a named list: guest-tests/lists/NAME")
     p.add_argument("--qemu", default=os.path.join(BUILD, "qemu-system-x86_64"))
-    p.add_argument("--kernel", default=os.path.join(BUILD, "guest", "vmlinux"))
-    p.add_argument("--initrd", default=os.path.join(BUILD, "guest", "initramfs.cpio.gz"))
+    p.add_argument("--kernel", default=os.environ.get("IRDMA_SIM_KERNEL") or None,
+                   metavar="NAME", help="the guest kernel, as scripts/irdma-sim --kernel names "
+                   "it (default $IRDMA_SIM_KERNEL, else config.sh's KERNEL_DEFAULT): boots "
+                   "build/guest/SLUG/, which scripts/build-guest.sh made")
+    p.add_argument("--module", action="append", default=[], metavar="FILE.ko",
+                   help="the guest built with this module replacing the kernel's (repeatable; "
+                   "default $IRDMA_SIM_MODULES)")
+    p.add_argument("--kernel-image", help="boot this image instead of the guest's own")
+    p.add_argument("--initrd", help="this initramfs instead of the guest's own")
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
     p.add_argument("--qom-report", default="", metavar="PROPS",
@@ -91,10 +98,32 @@ def parse_args(argv):
             p.error(f"test name {t!r} has characters a test name cannot have")
         if not os.path.exists(os.path.join(REPO, "guest-tests", "tests", t + ".sh")):
             p.error(f"unknown guest test {t!r} (no guest-tests/tests/{t}.sh)")
-    for what, path in (("--qemu", a.qemu), ("--kernel", a.kernel), ("--initrd", a.initrd)):
+    guest_dir(p, a)
+    for what, path in (("--qemu", a.qemu), ("--kernel-image", a.kernel_image),
+                       ("--initrd", a.initrd)):
         if not os.path.exists(path):
             p.error(f"{what} {path} does not exist (run scripts/irdma-sim test to build it)")
     return a
+
+
+def guest_dir(p, a):
+    """The built guest of --kernel/--module: its boot image and initramfs, unless given."""
+    mods = a.module or [m for m in os.environ.get("IRDMA_SIM_MODULES", "").split(":") if m]
+    cmd = [sys.executable, os.path.join(REPO, "scripts", "kernel.py"), "slug"]
+    cmd += ([a.kernel] if a.kernel else []) + [x for m in mods for x in ("--module", m)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        p.error(r.stderr.strip())
+    d = os.path.join(BUILD, "guest", r.stdout.strip())
+    kname = a.kernel or "the default kernel"
+    if not a.kernel_image:
+        a.kernel_image = next((os.path.join(d, f) for f in ("vmlinux", "bzImage")
+                               if os.path.exists(os.path.join(d, f))), os.path.join(d, "vmlinux"))
+    if not a.initrd:
+        a.initrd = os.path.join(d, "initramfs.cpio.gz")
+    if not os.path.exists(a.initrd):
+        p.error(f"no guest built for {kname} in {d}: run scripts/build-guest.sh "
+                f"--kernel {a.kernel or ''} (or scripts/irdma-sim test --kernel ...)")
 
 
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
@@ -150,7 +179,7 @@ class Guest:
                   "t.mac=" + self.mac, "t.nic=" + self.nic] + extra_append
         cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
                "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
-               "-kernel", a.kernel, "-initrd", a.initrd]
+               "-kernel", a.kernel_image, "-initrd", a.initrd]
         if a.icount is not None:
             # Nothing from the host's clock may reach the guest.
             cmd += ["-icount", f"shift={a.icount},sleep=off",
