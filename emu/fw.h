@@ -32,7 +32,8 @@
 /* Resources the model gives the PF (capabilities 0x000A/0x000B). */
 #define FW_NUM_VSI          768
 #define FW_NUM_QUEUES       256
-#define FW_RSS_LUT_SIZE     512
+/* The PF RSS table: 2048 entries (ICE_LUT_PF_SIZE), as ice 6.12 on requires of the PF VSI. */
+#define FW_RSS_LUT_SIZE     2048
 #define FW_RSS_ENTRY_WIDTH  6
 #define FW_MAX_TC           8
 #define FW_MAX_MTU          9702
