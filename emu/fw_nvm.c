@@ -10,7 +10,9 @@
  *   0x056000..FW_NVM_FLASH_SIZE erased
  * The shadow RAM holds the control word, the bank pointers and sizes, the NVM version and
  * EETRACK, the WoL word, the checksum word and the PFA (PBA string, link default override).
- * Word offsets and field positions are those ice 6.1 reads (ice_type.h, ice_nvm.[ch]).
+ * Word offsets and field positions are those ice 6.1, 6.12 and 7.3 read (ice_type.h,
+ * ice_nvm.[ch]). ice 6.1 assumes a CSS header of 330 words; 6.12 on reads its length from the
+ * header (words 2/3, in dwords, plus the 8-word authentication header), so the header says 330.
  */
 #include "fw_nvm.h"
 #include "le.h"
@@ -79,6 +81,11 @@
 /* NVM bank: CSS header of 330 words, shadow RAM copy at roundup(330, 32) words. */
 #define CSS_HEADER_WORDS        330
 #define NVM_SR_COPY_WORD        352
+/* CSS header words: its length in dwords, without the authentication header after it. */
+#define CSS_HDR_LEN_L           0x02
+#define CSS_HDR_LEN_H           0x03
+#define CSS_AUTH_HEADER_WORDS   8
+#define CSS_HDR_LEN_DWORDS      ((CSS_HEADER_WORDS - CSS_AUTH_HEADER_WORDS) / 2)
 
 /* Option ROM: PCI expansion ROM header (0x55AA, size in 512-byte units) and the CIVD block,
  * 512-byte aligned. */
@@ -123,6 +130,7 @@
 G_STATIC_ASSERT(FLASH_IMAGE_END <= FW_NVM_FLASH_SIZE);
 G_STATIC_ASSERT(NVM_SR_COPY_WORD * 2 + FW_NVM_SR_SIZE <= NVM_BANK_SIZE);
 G_STATIC_ASSERT(NVM_SR_COPY_WORD >= CSS_HEADER_WORDS && NVM_SR_COPY_WORD % 32 == 0);
+G_STATIC_ASSERT(CSS_HDR_LEN_DWORDS * 2 + CSS_AUTH_HEADER_WORDS == CSS_HEADER_WORDS);
 G_STATIC_ASSERT(OROM_CIVD_OFF % 512 == 0 && OROM_CIVD_OFF + CIVD_SIZE <= OROM_BANK_SIZE);
 G_STATIC_ASSERT(NVM_BANK_OFF + 2 * NVM_BANK_SIZE <= OROM_BANK_OFF);
 G_STATIC_ASSERT(OROM_BANK_OFF + 2 * OROM_BANK_SIZE <= NETLIST_BANK_OFF);
@@ -225,10 +233,13 @@ static void build_sr(FwNvm *s)
     sr_update_checksum(s);
 }
 
-/* NVM bank: a CSS header (not decoded by ice, left zero) and the shadow RAM it loads. */
+/* NVM bank: a CSS header (only its length is decoded by ice; the rest, security revision
+ * included, is zero) and the shadow RAM it loads. */
 static void build_nvm_bank(FwNvm *s, uint8_t *bank)
 {
     memset(bank, 0, NVM_SR_COPY_WORD * 2);
+    put_word(bank, CSS_HDR_LEN_L, CSS_HDR_LEN_DWORDS & 0xFFFF);
+    put_word(bank, CSS_HDR_LEN_H, CSS_HDR_LEN_DWORDS >> 16);
     memcpy(bank + NVM_SR_COPY_WORD * 2, s->sr, FW_NVM_SR_SIZE);
 }
 
