@@ -19,6 +19,12 @@
 #define PORT_PARAMS_FLAGS           0
 #define PORT_PARAMS_SWID            4
 #define PORT_PARAMS_DOUBLE_VLAN     0x0004
+/* Byte 6, sent by ice 6.12 on (reserved, zero, in 6.1): local forwarding mode when VALID. */
+#define PORT_PARAMS_LOCAL_FWD       6
+#define LOCAL_FWD_MODE_M            0x03
+#define LOCAL_FWD_MODE_ENABLED      0
+#define LOCAL_FWD_MODE_PRIORITIZED  2
+#define LOCAL_FWD_MODE_VALID        0x04
 
 /* 0x0208/0x0209 alloc/free resources */
 #define RES_NUM_ENTRIES             0
@@ -161,6 +167,7 @@ struct FwSwitch {
     GHashTable *rules;                          /* lookup/large-action index -> FwRule */
     uint32_t next_rule_index;
     uint16_t port_flags;
+    uint8_t local_fwd_mode;                     /* LOCAL_FWD_MODE_*, ENABLED by default */
     uint8_t vlan_prio_tagging;
     uint8_t pf_lut[RSS_LUT_MAX];
     uint16_t pf_lut_size;
@@ -184,13 +191,26 @@ static uint16_t fw_get_sw_cfg(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* The local forwarding mode (VSI to VSI inside the switch: enabled, disabled, prioritized) is
+ * kept and traced; the model's switch forwards locally in every mode. */
 static uint16_t fw_set_port_params(IrdmaDev *d, AqCmd *c)
 {
+    uint8_t fwd = c->params[PORT_PARAMS_LOCAL_FWD];
+
     if (ld16(c->params + PORT_PARAMS_SWID) != FW_SWITCH_ID) {
         emu_trace(&d->host, "fw_port_params_rejected", "swid %u", ld16(c->params + PORT_PARAMS_SWID));
         return AQ_RC_EINVAL;
     }
+    if ((fwd & LOCAL_FWD_MODE_VALID) && (fwd & LOCAL_FWD_MODE_M) > LOCAL_FWD_MODE_PRIORITIZED) {
+        emu_trace(&d->host, "fw_port_params_rejected", "local forwarding mode %u",
+                  fwd & LOCAL_FWD_MODE_M);
+        return AQ_RC_EINVAL;
+    }
     d->sw->port_flags = ld16(c->params + PORT_PARAMS_FLAGS);
+    if (fwd & LOCAL_FWD_MODE_VALID) {
+        d->sw->local_fwd_mode = fwd & LOCAL_FWD_MODE_M;
+        emu_trace(&d->host, "fw_port_local_fwd", "mode %u", d->sw->local_fwd_mode);
+    }
     return AQ_RC_OK;
 }
 
@@ -709,6 +729,7 @@ void fw_switch_pf_reset(FwSwitch *s)
     g_hash_table_remove_all(s->rules);
     s->next_rule_index = 0;
     s->port_flags = 0;
+    s->local_fwd_mode = LOCAL_FWD_MODE_ENABLED;
     s->vlan_prio_tagging = 0;
     s->pf_lut_size = 0;
 }

@@ -302,6 +302,26 @@ START_TEST(port_params_need_our_switch_id)
 }
 END_TEST
 
+/* ice 6.12/7.3 ice_aq_set_port_params: local_fwd_mode | ICE_AQC_SET_P_PARAMS_LOCAL_FWD_MODE_VALID
+ * in byte 6 (ICE_LOCAL_FWD_MODE_ENABLED at init); 6.1 leaves the byte zero. */
+START_TEST(port_params_local_forwarding_mode_of_6_12)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[6] = 0 | 0x04;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_port_local_fwd: mode 0"), 1);
+    params[6] = 2 | 0x04;                    /* ICE_LOCAL_FWD_MODE_PRIORITIZED */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    params[6] = 3 | 0x04;                    /* no such mode */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL),
+                      AQ_RC_EINVAL);
+    params[6] = 0;                           /* 6.1: not valid, nothing changes */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_port_local_fwd"), 2);
+}
+END_TEST
+
 START_TEST(set_vlan_mode_keeps_priority_tagging)
 {
     uint8_t buf[100] = { 0 };
@@ -368,6 +388,7 @@ Suite *fw_switch_suite(void)
     tcase_add_test(tc, vlan_mode_is_single);
     tcase_add_test(tc, pf_reset_drops_vsis_and_rules);
     tcase_add_test(tc, port_params_need_our_switch_id);
+    tcase_add_test(tc, port_params_local_forwarding_mode_of_6_12);
     tcase_add_test(tc, set_vlan_mode_keeps_priority_tagging);
     tcase_add_test(tc, update_rule_by_index);
     tcase_add_test(tc, rss_key_reads_back);
