@@ -25,7 +25,7 @@ START_TEST(nvm_is_locked_with_a_64k_shadow_ram)
 }
 END_TEST
 
-/* ice 6.1 ice_get_fw_mode and 6.12/7.3's wait for the PHY firmware at probe. */
+/* 6.12 ice_wait_for_fw and 7.3 ice_wait_fw_load poll FW_LOADING at probe (6.1 never reads it). */
 START_TEST(firmware_is_in_normal_mode_and_loaded)
 {
     uint32_t fwsm = irdma_dev_mmio_read(d, GL_MNG_FWSM);
