@@ -9,7 +9,9 @@
  *   0x054000  2x4 KiB  netlist banks: link topology module (no nodes) and its ID block
  *   0x056000..FW_NVM_FLASH_SIZE erased
  * The shadow RAM holds the control word, the bank pointers and sizes, the NVM version and
- * EETRACK, the WoL word, the checksum word and the PFA (PBA string, link default override).
+ * EETRACK, the WoL word, the checksum word and the PFA (PBA string, link default override, Tx
+ * topology selection). A PFA TLV can also be read as a module (0x0701 with its type as
+ * module id, offset 0 = its length word), as ice 6.12/7.3 read the Tx topology selection.
  * Word offsets and field positions are those ice 6.1, 6.12 and 7.3 read (ice_type.h,
  * ice_nvm.[ch]). ice 6.1 assumes a CSS header of 330 words; 6.12 on reads its length from the
  * header (words 2/3, in dwords, plus the 8-word authentication header), so the header says 330.
@@ -64,6 +66,10 @@
 #define PFA_WORD                0x0100
 #define TLV_PBA                 0x0016
 #define TLV_LINK_OVERRIDE       0x0134
+/* Tx scheduler topology selection (ICE_AQC_NVM_TX_TOPO_MOD_ID): one word, bit 4 of its low
+ * byte = the 5-layer tree; clear, the default 9 layers. */
+#define TLV_TX_TOPO             0x014B
+#define TX_TOPO_WORDS           1
 /* Link default override: 10 words per port, all zero (no override, port enabled). */
 #define LINK_OVERRIDE_PORTS     8
 #define LINK_OVERRIDE_PORT_WORDS 10
@@ -210,6 +216,7 @@ static void build_pfa(FwNvm *s)
     at = pfa_add_tlv(s, at, TLV_PBA, 1 + nwords, pba_tlv);
     at = pfa_add_tlv(s, at, TLV_LINK_OVERRIDE, LINK_OVERRIDE_PORTS * LINK_OVERRIDE_PORT_WORDS,
                      NULL);
+    at = pfa_add_tlv(s, at, TLV_TX_TOPO, TX_TOPO_WORDS, NULL);
     put_word(s->sr, at, 0);                                 /* the final word */
     put_word(s->sr, PFA_WORD, at + 1 - PFA_WORD);           /* length: all of it */
 }
@@ -309,10 +316,27 @@ static const uint8_t *flash_image(FwNvm *s)
     return s->flash;
 }
 
+/* The PFA TLV of type @module as a module: byte offset of its length word in the shadow RAM
+ * and its size (length word and value); false if the PFA has no such TLV. */
+static bool pfa_module(const FwNvm *s, unsigned module, uint32_t *start, uint32_t *size)
+{
+    unsigned end = PFA_WORD + ld16(s->sr + 2 * PFA_WORD) - 1;   /* the final word */
+
+    for (unsigned at = PFA_WORD + 1; at + 1 < end; at += 2 + ld16(s->sr + 2 * (at + 1))) {
+        if (ld16(s->sr + 2 * at) == module) {
+            *start = 2 * (at + 1);
+            *size = 2 * (1 + ld16(s->sr + 2 * (at + 1)));
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * Reads @length bytes at a 24-bit byte offset of the shadow RAM, or of the flash with
- * FLASH_ONLY. Anything not entirely inside is EINVAL: ice finds the flash size by bisection
- * and takes exactly EINVAL as "beyond the end".
+ * FLASH_ONLY; with a module id, at an offset into that PFA TLV of the shadow RAM. Anything not
+ * entirely inside is EINVAL: ice finds the flash size by bisection and takes exactly EINVAL as
+ * "beyond the end".
  */
 static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
 {
@@ -325,12 +349,15 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
     bool flash = flags & NVM_FLAG_FLASH_ONLY;
     const char *area = flash ? "flash" : "shadow RAM";
     uint32_t size = flash ? FW_NVM_FLASH_SIZE : FW_NVM_SR_SIZE;
+    uint32_t base = 0;
 
     c->resp_len = 0;
     if (module != NVM_MODULE_START_POINT) {
-        /* ice only reads flat offsets; module-relative reads are not modelled. */
-        emu_trace(&d->host, "nvm_read_bad_module", "module 0x%04x: EINVAL", module);
-        return AQ_RC_EINVAL;
+        if (flash || !pfa_module(s, module, &base, &size)) {
+            emu_trace(&d->host, "nvm_read_bad_module", "%s module 0x%04x: EINVAL", area, module);
+            return AQ_RC_EINVAL;
+        }
+        area = "PFA module";
     }
     if (len == 0 || len > c->buf_len) {
         emu_trace(&d->host, "nvm_read_bad_length", "%s length %u, buffer %u: EINVAL", area, len,
@@ -342,13 +369,14 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
                   "%s 0x%06x+%u beyond 0x%x: EINVAL", area, off, len, size);
         return AQ_RC_EINVAL;
     }
-    if (!flash && off / SR_SECTOR_SIZE != (off + len - 1) / SR_SECTOR_SIZE) {
+    if (!flash && module == NVM_MODULE_START_POINT &&
+        off / SR_SECTOR_SIZE != (off + len - 1) / SR_SECTOR_SIZE) {
         emu_trace(&d->host, "nvm_read_crosses_sector", "shadow RAM 0x%04x+%u: EINVAL", off, len);
         return AQ_RC_EINVAL;
     }
-    memcpy(c->buf, (flash ? flash_image(s) : s->sr) + off, len);
+    memcpy(c->buf, (flash ? flash_image(s) : s->sr) + base + off, len);
     c->resp_len = len;
-    emu_trace(&d->host, "nvm_read", "%s 0x%06x+%u%s", area, off, len,
+    emu_trace(&d->host, "nvm_read", "%s 0x%04x 0x%06x+%u%s", area, module, off, len,
               (flags & NVM_FLAG_LAST_CMD) ? " last" : "");
     return AQ_RC_OK;
 }

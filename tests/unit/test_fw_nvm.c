@@ -42,6 +42,8 @@
 #define ICE_NVM_CSS_HDR_LEN_L           0x02    /* 6.12, 7.3 */
 #define ICE_NVM_CSS_HDR_LEN_H           0x03
 #define ICE_NVM_AUTH_HEADER_LEN         0x08
+#define ICE_AQC_NVM_TX_TOPO_MOD_ID      0x14B
+#define ICE_AQC_NVM_TX_TOPO_USER_SEL    0x10
 #define ICE_NETLIST_LINK_TOPO_MOD_ID    0x011B
 #define ICE_NETLIST_ID_BLK_SIZE         0x30
 #define ICE_SR_WORDS_IN_1KB             512
@@ -689,13 +691,39 @@ START_TEST(oversized_buffer_is_einval)
 }
 END_TEST
 
+/* A module the PFA does not hold, or a module read of the flash. */
 START_TEST(module_relative_read_is_einval)
 {
     uint8_t buf[2];
 
     ck_assert_uint_eq(nvm_read_raw(0, 2, ICE_AQC_NVM_FLASH_ONLY, ICE_SR_1ST_NVM_BANK_PTR, buf,
                                    sizeof(buf), NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_module"), 1);
+    ck_assert_uint_eq(nvm_read_raw(0, 2, 0, 0x0999, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(nvm_read_raw(0, 2, ICE_AQC_NVM_FLASH_ONLY, ICE_AQC_NVM_TX_TOPO_MOD_ID, buf,
+                                   sizeof(buf), NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_module"), 3);
+}
+END_TEST
+
+/* 6.12/7.3 ice_get_tx_topo_user_sel (devlink param tx_scheduling_layers): a shadow RAM read of
+ * module ICE_AQC_NVM_TX_TOPO_MOD_ID, 4 bytes = struct ice_aqc_nvm_tx_topo_user_sel; bit 4 of
+ * data clear = 9 layers, as 0x0418 reports. The module is the PFA TLV from its length word. */
+START_TEST(tx_topo_user_selection_reads_as_a_module)
+{
+    uint8_t sel[4];
+    uint16_t tlv = 0, len = 0;
+
+    memset(sel, 0xee, sizeof(sel));
+    ck_assert_uint_eq(nvm_read_raw(0, sizeof(sel), ICE_AQC_NVM_LAST_CMD,
+                                   ICE_AQC_NVM_TX_TOPO_MOD_ID, sel, sizeof(sel), NULL), AQ_RC_OK);
+    ck_assert_uint_eq(ld16(sel), 1);                          /* length: one word */
+    ck_assert_uint_eq(sel[2] & ICE_AQC_NVM_TX_TOPO_USER_SEL, 0);
+    ck_assert_int_eq(pfa_tlv(ICE_AQC_NVM_TX_TOPO_MOD_ID, &tlv, &len), 0);
+    ck_assert_uint_eq(len, 1);
+    ck_assert_uint_eq(sr_word(tlv + 2), ld16(sel + 2));
+    /* Past the module's end. */
+    ck_assert_uint_eq(nvm_read_raw(2, 4, ICE_AQC_NVM_LAST_CMD, ICE_AQC_NVM_TX_TOPO_MOD_ID, sel,
+                                   sizeof(sel), NULL), AQ_RC_EINVAL);
 }
 END_TEST
 
@@ -763,6 +791,7 @@ Suite *fw_nvm_suite(void)
     tcase_add_test(tc, length_beyond_buffer_is_einval);
     tcase_add_test(tc, oversized_buffer_is_einval);
     tcase_add_test(tc, module_relative_read_is_einval);
+    tcase_add_test(tc, tx_topo_user_selection_reads_as_a_module);
     tcase_add_test(tc, random_params_are_answered);
     tcase_add_test(tc, pf_reset_keeps_the_image);
     suite_add_tcase(s, tc);
