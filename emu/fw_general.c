@@ -336,7 +336,8 @@ static uint16_t fw_logs_config(IrdmaDev *d, AqCmd *c)
         for (unsigned i = 0; i < n; i++) {
             const uint8_t *m = c->buf + i * FWLOG_MDL_SIZE;
 
-            if (ld16(m + FWLOG_MDL_ID) >= FWLOG_NUM_MODULES || m[FWLOG_MDL_LEVEL] > FWLOG_LEVEL_MAX) {
+            if (ld16(m + FWLOG_MDL_ID) >= FWLOG_NUM_MODULES ||
+                m[FWLOG_MDL_LEVEL] > FWLOG_LEVEL_MAX) {
                 emu_trace(&d->host, "fw_log_bad_module", "module %u level %u: EINVAL",
                           ld16(m + FWLOG_MDL_ID), m[FWLOG_MDL_LEVEL]);
                 return AQ_RC_EINVAL;
