@@ -122,8 +122,10 @@ static uint16_t execute(AqEngine *aq, AqCmd *c, uint64_t buf_addr)
     uint16_t rc;
 
     if (!op) {
-        emu_trace(&d->host, "aq_unknown_opcode", "opcode=0x%04x: ENOSYS", c->opcode);
-        return AQ_RC_ENOSYS;
+        /* "Bad opcode": what ice 7.3 takes as a firmware without the command
+         * (ice_dpll_is_pps_phase_monitor). */
+        emu_trace(&d->host, "aq_unknown_opcode", "opcode=0x%04x: ESRCH", c->opcode);
+        return AQ_RC_ESRCH;
     }
     if (c->flags & AQ_FLAG_BUF) {
         if (c->buf_len > AQ_MAX_BUF || (c->buf_len > AQ_LARGE_BUF && !(c->flags & AQ_FLAG_LB))) {

@@ -1,7 +1,8 @@
 /*
- * aq_defs.h - the admin queue interface of the E810 firmware as ice 6.1 uses it
- * (drivers/net/ethernet/intel/ice/ice_adminq_cmd.h): descriptor layout, flags, return codes,
- * opcodes. Facts of the interface; the behaviour is in aq.c and fw_*.c.
+ * aq_defs.h - the admin queue interface of the E810 firmware as ice 6.1, 6.12 and 7.3 use it
+ * (drivers/net/ethernet/intel/ice/ice_adminq_cmd.h; 7.3 moved the generic part to
+ * include/linux/net/intel/libie/adminq.h): descriptor layout, flags, return codes, opcodes.
+ * Facts of the interface; the behaviour is in aq.c and fw_*.c.
  */
 #ifndef IRDMA_EMU_AQ_DEFS_H
 #define IRDMA_EMU_AQ_DEFS_H
@@ -37,6 +38,7 @@
 #define AQ_RC_OK                0
 #define AQ_RC_EPERM             1
 #define AQ_RC_ENOENT            2
+#define AQ_RC_ESRCH             3       /* bad opcode: what firmware answers to one it lacks */
 #define AQ_RC_EIO               5
 #define AQ_RC_ENOMEM            9
 #define AQ_RC_EFAULT            11
@@ -88,6 +90,7 @@
 #define AQC_DELETE_SCHED_ELEMS          0x040F
 #define AQC_ADD_RL_PROFILES             0x0410
 #define AQC_QUERY_SCHED_RES             0x0412
+#define AQC_GET_TX_TOPO                 0x0418
 #define AQC_REMOVE_RL_PROFILES          0x0415
 #define AQC_GET_PHY_CAPS                0x0600
 #define AQC_SET_PHY_CFG                 0x0601
@@ -97,6 +100,7 @@
 #define AQC_SET_EVENT_MASK              0x0613
 #define AQC_SET_MAC_LB                  0x0620
 #define AQC_GET_LINK_TOPO               0x06E0
+#define AQC_GET_PORT_OPTIONS            0x06EA
 #define AQC_SFF_EEPROM                  0x06EE
 #define AQC_NVM_READ                    0x0701
 #define AQC_NVM_CHECKSUM                0x0706
@@ -120,5 +124,9 @@
 #define AQC_UPDATE_PKG                  0x0C42
 #define AQC_GET_PKG_INFO_LIST           0x0C43
 #define AQC_EVENT_LAN_OVERFLOW          0x1001
+#define AQC_SET_HEALTH_STATUS_CFG       0xFF20
+#define AQC_FW_LOGS_CONFIG              0xFF30
+#define AQC_FW_LOGS_REGISTER            0xFF31
+#define AQC_FW_LOGS_QUERY               0xFF32
 
 #endif

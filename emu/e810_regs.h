@@ -67,6 +67,11 @@
 #define GLNVM_GENS_SR_SIZE_M        MASK32(7, 5)
 #define GLNVM_FLA                   0x000B6108
 #define GLNVM_FLA_LOCKED_M          BIT32(6)
+/* Firmware state: FW_MODES 0 = normal (not recovery, not rollback), FW_LOADING clear = the
+ * PHY firmware is up (ice 6.12 ice_wait_for_fw, 7.3 ice_wait_fw_load poll it at probe). */
+#define GL_MNG_FWSM                 0x000B6134
+#define GL_MNG_FWSM_FW_MODES_M      MASK32(2, 0)
+#define GL_MNG_FWSM_FW_LOADING_M    BIT32(30)
 
 /* LAN queues */
 #define LAN_NUM_RXQ                 2048

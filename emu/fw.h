@@ -4,13 +4,15 @@
  * The firmware is split by function, one file per area, each with its opcode table (one
  * handler per opcode) and its own state reached from IrdmaDev:
  *   fw_general.c  versions, driver version, queue shutdown, resource ownership, capabilities,
- *                 MAC read, PXE, clear PF config
- *   fw_nvm.c      shadow RAM and flash: NVM read, checksum
- *   fw_sched.c    Tx scheduler tree, LAN Tx queues and RDMA qsets
+ *                 MAC read, PXE, clear PF config, health event sources, firmware logging
+ *   fw_nvm.c      shadow RAM and flash: NVM read (flat and PFA modules), checksum
+ *   fw_sched.c    Tx scheduler tree and topology, LAN Tx queues and RDMA qsets
  *   fw_pkg.c      DDP package
  *   fw_dcb.c      DCB, LLDP agent, port ETS
- *   fw_link.c     PHY, MAC, link status and events
+ *   fw_link.c     PHY, MAC, link status and events, link topology (netlist), port options
  *   fw_switch.c   switch config, VSIs, resources, rules, VLAN mode, RSS
+ * The commands and layouts are those of ice 6.1, 6.12 and 7.3; where a later kernel added a
+ * field to a command, both forms are answered.
  * Versions the firmware reports live here so that every place reporting them agrees.
  */
 #ifndef IRDMA_EMU_FW_H
@@ -32,7 +34,8 @@
 /* Resources the model gives the PF (capabilities 0x000A/0x000B). */
 #define FW_NUM_VSI          768
 #define FW_NUM_QUEUES       256
-#define FW_RSS_LUT_SIZE     512
+/* The PF RSS table: 2048 entries (ICE_LUT_PF_SIZE), as ice 6.12 on requires of the PF VSI. */
+#define FW_RSS_LUT_SIZE     2048
 #define FW_RSS_ENTRY_WIDTH  6
 #define FW_MAX_TC           8
 #define FW_MAX_MTU          9702

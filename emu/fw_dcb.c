@@ -32,6 +32,7 @@
 /* 0x0A01, 0x0A05, 0x0A06, 0x0A09, 0x0A0A */
 #define LLDP_CMD                    0
 #define MIB_UPDATE_DIS              0x01
+#define MIB_PENDING_ENABLE          0x02    /* ice 6.12 on: announce changes before applying */
 #define AGENT_SHUTDOWN              0x01
 #define AGENT_START                 0x01
 #define DCBX_AGENT_START            0x01
@@ -315,9 +316,15 @@ static uint16_t fw_get_lldp_mib(IrdmaDev *d, AqCmd *c)
     }
 }
 
+/* With no peer the MIB never changes, so neither change nor pending-change events (which
+ * ice 6.12 on would confirm with 0x0A0B) are ever posted; the setting is traced. */
 static uint16_t fw_lldp_set_mib_change(IrdmaDev *d, AqCmd *c)
 {
     d->dcb->mib_events = !(c->params[LLDP_CMD] & MIB_UPDATE_DIS);
+    emu_trace(&d->host, "fw_lldp_mib_change_events", "%s%s",
+              d->dcb->mib_events ? "on" : "off",
+              d->dcb->mib_events && (c->params[LLDP_CMD] & MIB_PENDING_ENABLE) ? ", pending too" :
+              "");
     return AQ_RC_OK;
 }
 

@@ -1,7 +1,8 @@
 /*
  * fw_general.c - firmware basics: get_version, driver_version, queue shutdown, resource
  * ownership (NVM / change lock / global config lock), device and function capabilities,
- * manage-MAC read, clear PXE mode and clear PF configuration.
+ * manage-MAC read, clear PXE mode and clear PF configuration; the firmware's diagnostics:
+ * health status event sources (0xFF20) and firmware logging (0xFF30-0xFF32).
  */
 #include "fw.h"
 #include "fw_nvm.h"
@@ -67,6 +68,7 @@
 #define CAP_FD                  0x0045
 #define CAP_MAX_MTU             0x0047
 #define CAP_RDMA                0x0051
+#define CAP_TX_SCHED_TOPO_COMP_MODE 0x0085
 
 /* 0x0107 manage MAC read */
 #define MAC_READ_FLAGS          0
@@ -82,12 +84,47 @@
 #define DRIVER_VER_MAJOR        0
 #define DRIVER_VER_STRING_MAX   32
 
+/* 0xFF20 set_health_status_cfg: event sources (enum ice_aqc_health_status_mask) */
+#define HEALTH_EVENT_SOURCE     0
+#define HEALTH_SRC_PF_SPECIFIC  0x01
+#define HEALTH_SRC_ALL_PF       0x02
+#define HEALTH_SRC_GLOBAL       0x04
+#define HEALTH_SRC_ALL          (HEALTH_SRC_PF_SPECIFIC | HEALTH_SRC_ALL_PF | HEALTH_SRC_GLOBAL)
+
+/* 0xFF30-0xFF32 firmware logging (struct ice_aqc_fw_log / libie_aqc_fw_log) */
+#define FWLOG_CMD_FLAGS         0
+#define FWLOG_CONF_UART_EN      0x01
+#define FWLOG_CONF_AQ_EN        0x02
+#define FWLOG_QUERY_REGISTERED  0x04    /* 0xFF32 response */
+#define FWLOG_CONF_SET_VALID    0x08    /* 0xFF30: the resolution and the modules apply */
+#define FWLOG_AQ_REGISTER       0x01    /* 0xFF31 */
+#define FWLOG_AQ_QUERY          0x04    /* 0xFF32 request */
+#define FWLOG_LOG_RESOLUTION    4       /* le16 */
+#define FWLOG_MDL_CNT           6       /* le16 */
+#define FWLOG_MIN_RESOLUTION    1
+#define FWLOG_MAX_RESOLUTION    128
+#define FWLOG_DFLT_RESOLUTION   10
+/* ice_aqc_fw_log_cfg_resp: one per module */
+#define FWLOG_MDL_SIZE          4
+#define FWLOG_MDL_ID            0       /* le16 */
+#define FWLOG_MDL_LEVEL         2
+/* The firmware's modules: GENERAL .. MDLVER, ICE_AQC_FW_LOG_ID_MAX of ice 6.12 and 7.3. */
+#define FWLOG_NUM_MODULES       32
+/* enum ice_fwlog_level: NONE, ERROR, WARNING, NORMAL, VERBOSE */
+#define FWLOG_LEVEL_MAX         4
+
 struct FwGeneral {
     IrdmaDev *d;
     bool res_held[RES_ID_MAX + 1];
     uint8_t res_access[RES_ID_MAX + 1];
     char driver_version[DRIVER_VER_STRING_MAX + 1];
     uint8_t driver_ver[4];
+    /* Diagnostics, kept across PF resets: ice configures them once per load. */
+    uint8_t health_sources;
+    uint8_t fwlog_enables;          /* FWLOG_CONF_UART_EN | FWLOG_CONF_AQ_EN */
+    bool fwlog_registered;
+    uint16_t fwlog_resolution;
+    uint8_t fwlog_level[FWLOG_NUM_MODULES];
 };
 
 static uint16_t fw_get_version(IrdmaDev *d, AqCmd *c)
@@ -182,7 +219,8 @@ typedef struct CapEntry {
 } CapEntry;
 
 /* The capabilities of the device and of PF 0 (the only function). Flow director is there as on
- * every E810 (its pool sizes are in GLQF_FD_SIZE); absent on purpose: 1588, SR-IOV. */
+ * every E810 (its pool sizes are in GLQF_FD_SIZE); absent on purpose: 1588, SR-IOV, NVM
+ * management (0x0080), sensor reading (0x0088). */
 static size_t fill_caps(IrdmaDev *d, CapEntry *caps)
 {
     size_t n = 0;
@@ -197,6 +235,8 @@ static size_t fill_caps(IrdmaDev *d, CapEntry *caps)
     caps[n++] = (CapEntry) { CAP_FD, 1, 0, 0 };
     caps[n++] = (CapEntry) { CAP_MAX_MTU, FW_MAX_MTU, 0, 0 };
     caps[n++] = (CapEntry) { CAP_RDMA, 1, 0, 0 };
+    /* The Tx topology can be queried (0x0418); it is the default 9-layer tree. */
+    caps[n++] = (CapEntry) { CAP_TX_SCHED_TOPO_COMP_MODE, 1, 0, 0 };
     return n;
 }
 
@@ -256,6 +296,105 @@ static uint16_t fw_clear_pf_cfg(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* ---- 0xFF20 ---- */
+
+/* The sources ice enables; nothing in the model ever goes unhealthy, so no 0xFF22 event
+ * follows. */
+static uint16_t fw_set_health_status_cfg(IrdmaDev *d, AqCmd *c)
+{
+    FwGeneral *g = d->fw;
+    uint8_t src = c->params[HEALTH_EVENT_SOURCE];
+
+    if (src & ~HEALTH_SRC_ALL) {
+        emu_trace(&d->host, "fw_health_bad_sources", "0x%02x: EINVAL", src);
+        return AQ_RC_EINVAL;
+    }
+    g->health_sources = src;
+    emu_trace(&d->host, "fw_health_sources", "0x%02x", src);
+    return AQ_RC_OK;
+}
+
+/* ---- 0xFF30-0xFF32 ---- */
+
+/* Configure: the output enables always; with SET_VALID also the resolution and the level of
+ * each module listed, all or nothing. Log events (0xFF33) are never produced: the model's
+ * firmware has nothing to log. */
+static uint16_t fw_logs_config(IrdmaDev *d, AqCmd *c)
+{
+    FwGeneral *g = d->fw;
+    uint8_t flags = c->params[FWLOG_CMD_FLAGS];
+    unsigned res = ld16(c->params + FWLOG_LOG_RESOLUTION);
+    unsigned n = ld16(c->params + FWLOG_MDL_CNT);
+
+    if (flags & FWLOG_CONF_SET_VALID) {
+        if (res < FWLOG_MIN_RESOLUTION || res > FWLOG_MAX_RESOLUTION ||
+            (size_t)n * FWLOG_MDL_SIZE > c->buf_len) {
+            emu_trace(&d->host, "fw_log_bad_config", "resolution %u, %u modules in %u bytes: "
+                      "EINVAL", res, n, c->buf_len);
+            return AQ_RC_EINVAL;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            const uint8_t *m = c->buf + i * FWLOG_MDL_SIZE;
+
+            if (ld16(m + FWLOG_MDL_ID) >= FWLOG_NUM_MODULES ||
+                m[FWLOG_MDL_LEVEL] > FWLOG_LEVEL_MAX) {
+                emu_trace(&d->host, "fw_log_bad_module", "module %u level %u: EINVAL",
+                          ld16(m + FWLOG_MDL_ID), m[FWLOG_MDL_LEVEL]);
+                return AQ_RC_EINVAL;
+            }
+        }
+        for (unsigned i = 0; i < n; i++) {
+            const uint8_t *m = c->buf + i * FWLOG_MDL_SIZE;
+
+            g->fwlog_level[ld16(m + FWLOG_MDL_ID)] = m[FWLOG_MDL_LEVEL];
+        }
+        g->fwlog_resolution = res;
+    }
+    g->fwlog_enables = flags & (FWLOG_CONF_UART_EN | FWLOG_CONF_AQ_EN);
+    emu_trace(&d->host, "fw_log_config", "enables 0x%02x resolution %u, %u modules",
+              g->fwlog_enables, g->fwlog_resolution, (flags & FWLOG_CONF_SET_VALID) ? n : 0);
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_logs_register(IrdmaDev *d, AqCmd *c)
+{
+    FwGeneral *g = d->fw;
+
+    g->fwlog_registered = c->params[FWLOG_CMD_FLAGS] & FWLOG_AQ_REGISTER;
+    emu_trace(&d->host, "fw_log_register", "%s", g->fwlog_registered ? "registered" :
+              "unregistered");
+    return AQ_RC_OK;
+}
+
+/* What ice_fwlog_set_supported takes as "FW logging supported": the configuration, every
+ * module with its level. */
+static uint16_t fw_logs_query(IrdmaDev *d, AqCmd *c)
+{
+    FwGeneral *g = d->fw;
+
+    if (!(c->params[FWLOG_CMD_FLAGS] & FWLOG_AQ_QUERY) ||
+        c->buf_len < FWLOG_NUM_MODULES * FWLOG_MDL_SIZE) {
+        emu_trace(&d->host, "fw_log_bad_query", "flags 0x%02x, %u bytes: EINVAL",
+                  c->params[FWLOG_CMD_FLAGS], c->buf_len);
+        c->resp_len = 0;
+        return AQ_RC_EINVAL;
+    }
+    c->params[FWLOG_CMD_FLAGS] = g->fwlog_enables |
+                                 (g->fwlog_registered ? FWLOG_QUERY_REGISTERED : 0);
+    st16(c->params + FWLOG_LOG_RESOLUTION, g->fwlog_resolution);
+    st16(c->params + FWLOG_MDL_CNT, FWLOG_NUM_MODULES);
+    for (unsigned i = 0; i < FWLOG_NUM_MODULES; i++) {
+        uint8_t *m = c->buf + i * FWLOG_MDL_SIZE;
+
+        st16(m + FWLOG_MDL_ID, i);
+        m[FWLOG_MDL_LEVEL] = g->fwlog_level[i];
+        m[FWLOG_MDL_LEVEL + 1] = 0;
+    }
+    c->resp_len = FWLOG_NUM_MODULES * FWLOG_MDL_SIZE;
+    emu_trace(&d->host, "fw_log_query", "%u modules", FWLOG_NUM_MODULES);
+    return AQ_RC_OK;
+}
+
 static const AqOpcode general_ops[] = {
     { AQC_GET_VER, "get_version", fw_get_version, AQ_BUF_NONE, 0 },
     { AQC_DRIVER_VER, "driver_version", fw_driver_version, AQ_BUF_IN, 1 },
@@ -267,6 +406,11 @@ static const AqOpcode general_ops[] = {
     { AQC_MANAGE_MAC_READ, "manage_mac_read", fw_manage_mac_read, AQ_BUF_OUT, 0 },
     { AQC_CLEAR_PXE_MODE, "clear_pxe_mode", fw_clear_pxe_mode, AQ_BUF_NONE, 0 },
     { AQC_CLEAR_PF_CFG, "clear_pf_cfg", fw_clear_pf_cfg, AQ_BUF_NONE, 0 },
+    { AQC_SET_HEALTH_STATUS_CFG, "set_health_status_cfg", fw_set_health_status_cfg,
+      AQ_BUF_NONE, 0 },
+    { AQC_FW_LOGS_CONFIG, "fw_logs_config", fw_logs_config, AQ_BUF_IN, 0 },
+    { AQC_FW_LOGS_REGISTER, "fw_logs_register", fw_logs_register, AQ_BUF_NONE, 0 },
+    { AQC_FW_LOGS_QUERY, "fw_logs_query", fw_logs_query, AQ_BUF_OUT, 0 },
 };
 
 const AqOpcodeTable fw_general_opcodes = { general_ops, G_N_ELEMENTS(general_ops) };
@@ -276,6 +420,7 @@ FwGeneral *fw_general_new(IrdmaDev *d)
     FwGeneral *g = g_new0(FwGeneral, 1);
 
     g->d = d;
+    g->fwlog_resolution = FWLOG_DFLT_RESOLUTION;
     return g;
 }
 

@@ -1,4 +1,5 @@
-/* fw_link.c - PHY, MAC and link status (see fw_link.h). */
+/* fw_link.c - PHY, MAC and link status, the port's link topology and port options
+ * (see fw_link.h). */
 #include "fw_link.h"
 #include "le.h"
 #include "trace.h"
@@ -81,6 +82,37 @@
 #define AN_INFO_QUALIFIED_MODULE    0x80
 #define LINK_CFG_25G_RS_528_FEC     0x02
 
+/* 0x06E0 get_link_topo params (struct ice_aqc_get_link_topo) */
+#define TOPO_LPORT_NUM              0
+#define TOPO_LPORT_VALID            1
+#define TOPO_LPORT_VALID_BIT        0x01
+#define TOPO_NODE_TYPE_CTX          2
+#define TOPO_NODE_TYPE_M            0x0f
+#define TOPO_NODE_CTX_M             0xf0
+#define TOPO_NODE_INDEX             3
+#define TOPO_HANDLE                 4       /* le16, response */
+#define TOPO_NODE_PART_NUM          6       /* response */
+#define TOPO_NODE_TYPE_CAGE         6
+#define TOPO_CTX_GLOBAL             0
+#define TOPO_CTX_PORT               2
+/* The cage's part number as ice_get_port_topology reads it. */
+#define CAGE_SFP28                  0x12
+#define CAGE_QSFP28                 0x14
+#define CAGE_HANDLE                 0x0001
+
+/* 0x06EA get_port_options params (struct ice_aqc_get_port_options) and elements */
+#define PORT_OPT_LPORT_NUM          0
+#define PORT_OPT_LPORT_VALID        1
+#define PORT_OPT_COUNT              2
+#define PORT_OPT_INNERMOST_PHY      3
+#define PORT_OPT_OPTIONS            4
+#define PORT_OPT_VALID              0x80
+#define PORT_OPT_PENDING            5
+#define PORT_OPT_ELEM_SIZE          8
+#define PORT_OPT_ELEM_PMD           0
+#define PORT_OPT_ELEM_MAX_SPEED     1
+#define PORT_OPT_ACTIVE_IDX         0       /* bits 3:0 of PORT_OPT_OPTIONS */
+
 /* 0x0613 set_event_mask params: a set bit masks (disables) that event. */
 #define EVENT_MASK                  8
 #define LINK_EVENT_UPDOWN           0x0002
@@ -91,17 +123,20 @@ typedef struct PortMode {
     uint64_t phy_type_low;        /* ICE_PHY_TYPE_LOW_*: SR optics for the speed */
     uint8_t fec_options;
     uint8_t module_type[3];
+    uint8_t cage;                 /* the cage's node part number (0x06E0) */
+    uint8_t max_speed;            /* ICE_AQC_PORT_OPT_MAX_LANE_* of the port option (0x06EA) */
 } PortMode;
 
 static const PortMode port_modes[] = {
-    { 10000, 1u << 5, 1ull << 14, 0, { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS } },
+    { 10000, 1u << 5, 1ull << 14, 0, { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS },
+      CAGE_SFP28, 4 },
     { 25000, 1u << 7, 1ull << 23,
       FEC_25G_RS_528_REQ | FEC_25G_KR_REQ | FEC_25G_RS_CLAUSE91_EN | FEC_25G_KR_CLAUSE74_EN,
-      { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS } },
+      { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS }, CAGE_SFP28, 5 },
     { 50000, 1u << 9, 1ull << 37, FEC_25G_RS_528_REQ | FEC_25G_RS_CLAUSE91_EN,
-      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS } },
+      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS }, CAGE_QSFP28, 6 },
     { 100000, 1u << 10, 1ull << 52, FEC_25G_RS_528_REQ | FEC_25G_RS_CLAUSE91_EN,
-      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS } },
+      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS }, CAGE_QSFP28, 7 },
 };
 
 typedef struct PhyCfg {
@@ -331,6 +366,62 @@ static uint16_t fw_set_event_mask(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* ---- 0x06E0 get_link_topo ---- */
+
+/*
+ * The board's netlist as firmware walks it: the port's cage and nothing else (no external
+ * PHY, clock controller, mux or GNSS receiver). A node that does not exist is ENOENT, which ice
+ * takes as "absent" (ice_is_media_cage_present, ice_find_netlist_node). Only the port's own
+ * context and the global one are searched; the port is logical port 0.
+ */
+static uint16_t fw_get_link_topo(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    unsigned type = c->params[TOPO_NODE_TYPE_CTX] & TOPO_NODE_TYPE_M;
+    unsigned ctx = emu_field_get(c->params[TOPO_NODE_TYPE_CTX], TOPO_NODE_CTX_M);
+    unsigned index = c->params[TOPO_NODE_INDEX];
+
+    if ((c->params[TOPO_LPORT_VALID] & TOPO_LPORT_VALID_BIT) && c->params[TOPO_LPORT_NUM] != 0) {
+        emu_trace(&d->host, "fw_link_topo_bad_port", "lport %u: EINVAL",
+                  c->params[TOPO_LPORT_NUM]);
+        return AQ_RC_EINVAL;
+    }
+    if (type != TOPO_NODE_TYPE_CAGE || index != 0 ||
+        (ctx != TOPO_CTX_PORT && ctx != TOPO_CTX_GLOBAL)) {
+        emu_trace(&d->host, "fw_link_topo_no_node", "type %u ctx %u index %u: ENOENT", type,
+                  ctx, index);
+        return AQ_RC_ENOENT;
+    }
+    st16(c->params + TOPO_HANDLE, CAGE_HANDLE);
+    c->params[TOPO_NODE_PART_NUM] = s->mode->cage;
+    emu_trace(&d->host, "fw_link_topo", "cage 0x%02x handle %u", s->mode->cage, CAGE_HANDLE);
+    return AQ_RC_OK;
+}
+
+/* ---- 0x06EA get_port_options ---- */
+
+/* One option, active, none pending: the port at its configured speed. */
+static uint16_t fw_get_port_options(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+
+    if (c->params[PORT_OPT_LPORT_VALID] && c->params[PORT_OPT_LPORT_NUM] != 0) {
+        emu_trace(&d->host, "fw_port_options_bad_port", "lport %u: EINVAL",
+                  c->params[PORT_OPT_LPORT_NUM]);
+        return AQ_RC_EINVAL;
+    }
+    memset(c->buf, 0, PORT_OPT_ELEM_SIZE);
+    c->buf[PORT_OPT_ELEM_PMD] = 1;
+    c->buf[PORT_OPT_ELEM_MAX_SPEED] = s->mode->max_speed;
+    c->params[PORT_OPT_COUNT] = 1;
+    c->params[PORT_OPT_INNERMOST_PHY] = 0;
+    c->params[PORT_OPT_OPTIONS] = PORT_OPT_VALID | PORT_OPT_ACTIVE_IDX;
+    c->params[PORT_OPT_PENDING] = 0;
+    c->resp_len = PORT_OPT_ELEM_SIZE;
+    emu_trace(&d->host, "fw_port_options", "1 option, 1 port of %u Mb/s, active", s->mode->mbps);
+    return AQ_RC_OK;
+}
+
 static const AqOpcode link_ops[] = {
     { AQC_GET_PHY_CAPS, "get_phy_caps", fw_get_phy_caps, AQ_BUF_OUT, PHY_CAPS_DATA_SIZE },
     { AQC_SET_PHY_CFG, "set_phy_cfg", fw_set_phy_cfg, AQ_BUF_IN, PHY_CFG_DATA_SIZE },
@@ -339,6 +430,9 @@ static const AqOpcode link_ops[] = {
     /* Without a buffer only the LSE setting changes. */
     { AQC_GET_LINK_STATUS, "get_link_status", fw_get_link_status, AQ_BUF_OUT_OPT, 0 },
     { AQC_SET_EVENT_MASK, "set_event_mask", fw_set_event_mask, AQ_BUF_NONE, 0 },
+    { AQC_GET_LINK_TOPO, "get_link_topo", fw_get_link_topo, AQ_BUF_NONE, 0 },
+    { AQC_GET_PORT_OPTIONS, "get_port_options", fw_get_port_options, AQ_BUF_OUT,
+      PORT_OPT_ELEM_SIZE },
 };
 
 const AqOpcodeTable fw_link_opcodes = { link_ops, G_N_ELEMENTS(link_ops) };

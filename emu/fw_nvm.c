@@ -9,8 +9,12 @@
  *   0x054000  2x4 KiB  netlist banks: link topology module (no nodes) and its ID block
  *   0x056000..FW_NVM_FLASH_SIZE erased
  * The shadow RAM holds the control word, the bank pointers and sizes, the NVM version and
- * EETRACK, the WoL word, the checksum word and the PFA (PBA string, link default override).
- * Word offsets and field positions are those ice 6.1 reads (ice_type.h, ice_nvm.[ch]).
+ * EETRACK, the WoL word, the checksum word and the PFA (PBA string, link default override, Tx
+ * topology selection). A PFA TLV can also be read as a module (0x0701 with its type as
+ * module id, offset 0 = its length word), as ice 6.12/7.3 read the Tx topology selection.
+ * Word offsets and field positions are those ice 6.1, 6.12 and 7.3 read (ice_type.h,
+ * ice_nvm.[ch]). ice 6.1 assumes a CSS header of 330 words; 6.12 on reads its length from the
+ * header (words 2/3, in dwords, plus the 8-word authentication header), so the header says 330.
  */
 #include "fw_nvm.h"
 #include "le.h"
@@ -62,6 +66,10 @@
 #define PFA_WORD                0x0100
 #define TLV_PBA                 0x0016
 #define TLV_LINK_OVERRIDE       0x0134
+/* Tx scheduler topology selection (ICE_AQC_NVM_TX_TOPO_MOD_ID): one word, bit 4 of its low
+ * byte = the 5-layer tree; clear, the default 9 layers. */
+#define TLV_TX_TOPO             0x014B
+#define TX_TOPO_WORDS           1
 /* Link default override: 10 words per port, all zero (no override, port enabled). */
 #define LINK_OVERRIDE_PORTS     8
 #define LINK_OVERRIDE_PORT_WORDS 10
@@ -79,6 +87,11 @@
 /* NVM bank: CSS header of 330 words, shadow RAM copy at roundup(330, 32) words. */
 #define CSS_HEADER_WORDS        330
 #define NVM_SR_COPY_WORD        352
+/* CSS header words: its length in dwords, without the authentication header after it. */
+#define CSS_HDR_LEN_L           0x02
+#define CSS_HDR_LEN_H           0x03
+#define CSS_AUTH_HEADER_WORDS   8
+#define CSS_HDR_LEN_DWORDS      ((CSS_HEADER_WORDS - CSS_AUTH_HEADER_WORDS) / 2)
 
 /* Option ROM: PCI expansion ROM header (0x55AA, size in 512-byte units) and the CIVD block,
  * 512-byte aligned. */
@@ -123,6 +136,7 @@
 G_STATIC_ASSERT(FLASH_IMAGE_END <= FW_NVM_FLASH_SIZE);
 G_STATIC_ASSERT(NVM_SR_COPY_WORD * 2 + FW_NVM_SR_SIZE <= NVM_BANK_SIZE);
 G_STATIC_ASSERT(NVM_SR_COPY_WORD >= CSS_HEADER_WORDS && NVM_SR_COPY_WORD % 32 == 0);
+G_STATIC_ASSERT(CSS_HDR_LEN_DWORDS * 2 + CSS_AUTH_HEADER_WORDS == CSS_HEADER_WORDS);
 G_STATIC_ASSERT(OROM_CIVD_OFF % 512 == 0 && OROM_CIVD_OFF + CIVD_SIZE <= OROM_BANK_SIZE);
 G_STATIC_ASSERT(NVM_BANK_OFF + 2 * NVM_BANK_SIZE <= OROM_BANK_OFF);
 G_STATIC_ASSERT(OROM_BANK_OFF + 2 * OROM_BANK_SIZE <= NETLIST_BANK_OFF);
@@ -202,6 +216,7 @@ static void build_pfa(FwNvm *s)
     at = pfa_add_tlv(s, at, TLV_PBA, 1 + nwords, pba_tlv);
     at = pfa_add_tlv(s, at, TLV_LINK_OVERRIDE, LINK_OVERRIDE_PORTS * LINK_OVERRIDE_PORT_WORDS,
                      NULL);
+    at = pfa_add_tlv(s, at, TLV_TX_TOPO, TX_TOPO_WORDS, NULL);
     put_word(s->sr, at, 0);                                 /* the final word */
     put_word(s->sr, PFA_WORD, at + 1 - PFA_WORD);           /* length: all of it */
 }
@@ -225,10 +240,13 @@ static void build_sr(FwNvm *s)
     sr_update_checksum(s);
 }
 
-/* NVM bank: a CSS header (not decoded by ice, left zero) and the shadow RAM it loads. */
+/* NVM bank: a CSS header (only its length is decoded by ice; the rest, security revision
+ * included, is zero) and the shadow RAM it loads. */
 static void build_nvm_bank(FwNvm *s, uint8_t *bank)
 {
     memset(bank, 0, NVM_SR_COPY_WORD * 2);
+    put_word(bank, CSS_HDR_LEN_L, CSS_HDR_LEN_DWORDS & 0xFFFF);
+    put_word(bank, CSS_HDR_LEN_H, CSS_HDR_LEN_DWORDS >> 16);
     memcpy(bank + NVM_SR_COPY_WORD * 2, s->sr, FW_NVM_SR_SIZE);
 }
 
@@ -298,10 +316,27 @@ static const uint8_t *flash_image(FwNvm *s)
     return s->flash;
 }
 
+/* The PFA TLV of type @module as a module: byte offset of its length word in the shadow RAM
+ * and its size (length word and value); false if the PFA has no such TLV. */
+static bool pfa_module(const FwNvm *s, unsigned module, uint32_t *start, uint32_t *size)
+{
+    unsigned end = PFA_WORD + ld16(s->sr + 2 * PFA_WORD) - 1;   /* the final word */
+
+    for (unsigned at = PFA_WORD + 1; at + 1 < end; at += 2 + ld16(s->sr + 2 * (at + 1))) {
+        if (ld16(s->sr + 2 * at) == module) {
+            *start = 2 * (at + 1);
+            *size = 2 * (1 + ld16(s->sr + 2 * (at + 1)));
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * Reads @length bytes at a 24-bit byte offset of the shadow RAM, or of the flash with
- * FLASH_ONLY. Anything not entirely inside is EINVAL: ice finds the flash size by bisection
- * and takes exactly EINVAL as "beyond the end".
+ * FLASH_ONLY; with a module id, at an offset into that PFA TLV of the shadow RAM. Anything not
+ * entirely inside is EINVAL: ice finds the flash size by bisection and takes exactly EINVAL as
+ * "beyond the end".
  */
 static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
 {
@@ -314,12 +349,15 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
     bool flash = flags & NVM_FLAG_FLASH_ONLY;
     const char *area = flash ? "flash" : "shadow RAM";
     uint32_t size = flash ? FW_NVM_FLASH_SIZE : FW_NVM_SR_SIZE;
+    uint32_t base = 0;
 
     c->resp_len = 0;
     if (module != NVM_MODULE_START_POINT) {
-        /* ice only reads flat offsets; module-relative reads are not modelled. */
-        emu_trace(&d->host, "nvm_read_bad_module", "module 0x%04x: EINVAL", module);
-        return AQ_RC_EINVAL;
+        if (flash || !pfa_module(s, module, &base, &size)) {
+            emu_trace(&d->host, "nvm_read_bad_module", "%s module 0x%04x: EINVAL", area, module);
+            return AQ_RC_EINVAL;
+        }
+        area = "PFA module";
     }
     if (len == 0 || len > c->buf_len) {
         emu_trace(&d->host, "nvm_read_bad_length", "%s length %u, buffer %u: EINVAL", area, len,
@@ -331,13 +369,14 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
                   "%s 0x%06x+%u beyond 0x%x: EINVAL", area, off, len, size);
         return AQ_RC_EINVAL;
     }
-    if (!flash && off / SR_SECTOR_SIZE != (off + len - 1) / SR_SECTOR_SIZE) {
+    if (!flash && module == NVM_MODULE_START_POINT &&
+        off / SR_SECTOR_SIZE != (off + len - 1) / SR_SECTOR_SIZE) {
         emu_trace(&d->host, "nvm_read_crosses_sector", "shadow RAM 0x%04x+%u: EINVAL", off, len);
         return AQ_RC_EINVAL;
     }
-    memcpy(c->buf, (flash ? flash_image(s) : s->sr) + off, len);
+    memcpy(c->buf, (flash ? flash_image(s) : s->sr) + base + off, len);
     c->resp_len = len;
-    emu_trace(&d->host, "nvm_read", "%s 0x%06x+%u%s", area, off, len,
+    emu_trace(&d->host, "nvm_read", "%s 0x%04x 0x%06x+%u%s", area, module, off, len,
               (flags & NVM_FLAG_LAST_CMD) ? " last" : "");
     return AQ_RC_OK;
 }

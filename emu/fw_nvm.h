@@ -4,8 +4,8 @@
  *
  * The image is built once when the device is created and never changes (no NVM write, erase
  * or activation is modelled). The versions it carries are below, together with the strings
- * ice 6.1 formats from them, so that guest tests can compare against `ethtool -i` and
- * `devlink dev info`.
+ * ice formats from them (the same in 6.1, 6.12 and 7.3), so that guest tests can compare
+ * against `ethtool -i` and `devlink dev info`.
  */
 #ifndef IRDMA_EMU_FW_NVM_H
 #define IRDMA_EMU_FW_NVM_H

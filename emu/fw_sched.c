@@ -108,6 +108,12 @@
 #define GRP_PARENT_TEID         0
 #define GRP_NUM_ELEMS           4
 
+/* 0x0418 get_tx_topo params (struct ice_aqc_get_set_tx_topo) */
+#define TX_TOPO_SET_FLAGS       0       /* response: the topology in force */
+#define TX_TOPO_GET_FLAGS       1
+#define TX_TOPO_GET_RAM         2
+#define TX_TOPO_FLAGS_DEFAULT   0       /* not LOAD_NEW (the 5-layer tree), not ISSUED */
+
 /* 0x0408 move: ice_aqc_txsched_move_grp_info_hdr + teid[] */
 #define MOVE_HDR_SIZE           12
 #define MOVE_SRC_PARENT         0
@@ -481,6 +487,25 @@ static uint16_t fw_query_sched_res(IrdmaDev *d, AqCmd *c)
         st16(l + LAYER_MAX_SRL, layer_max_rl(k, RL_TYPE_SRL));
     }
     c->resp_len = QRES_SIZE;
+    return AQ_RC_OK;
+}
+
+/* ---- 0x0418 get_tx_topo ---- */
+
+/*
+ * The Tx topology in force is the default 9-layer one and no change is pending: ice 6.12 on
+ * (ice_cfg_tx_topo) then keeps it without a set (0x0417). ice sends its 4 KiB buffer with RD
+ * on E810 and reads only the flags back; the buffer is left as it came.
+ */
+static uint16_t fw_get_tx_topo(IrdmaDev *d, AqCmd *c)
+{
+    if (c->params[TX_TOPO_GET_FLAGS] != TX_TOPO_GET_RAM) {
+        emu_trace(&d->host, "fw_sched_tx_topo_bad_flags", "get_flags 0x%02x: EINVAL",
+                  c->params[TX_TOPO_GET_FLAGS]);
+        return AQ_RC_EINVAL;
+    }
+    c->params[TX_TOPO_SET_FLAGS] = TX_TOPO_FLAGS_DEFAULT;
+    emu_trace(&d->host, "fw_sched_tx_topo", "default %u layers", FW_SCHED_NUM_LAYERS);
     return AQ_RC_OK;
 }
 
@@ -1401,6 +1426,7 @@ static const AqOpcode sched_ops[] = {
       GRP_HDR_SIZE + TEID_SIZE },
     { AQC_ADD_RL_PROFILES, "add_rl_profiles", fw_add_rl_profiles, AQ_BUF_INOUT, RL_ELEM_SIZE },
     { AQC_QUERY_SCHED_RES, "query_sched_res", fw_query_sched_res, AQ_BUF_OUT, QRES_SIZE },
+    { AQC_GET_TX_TOPO, "get_tx_topo", fw_get_tx_topo, AQ_BUF_IN, 0 },
     { AQC_REMOVE_RL_PROFILES, "remove_rl_profiles", fw_remove_rl_profiles, AQ_BUF_IN,
       RL_ELEM_SIZE },
     { AQC_ADD_TXQS, "add_txqs", fw_add_txqs, AQ_BUF_INOUT, TXQ_GRP_HDR_SIZE + TXQ_SIZE },

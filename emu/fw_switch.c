@@ -19,6 +19,12 @@
 #define PORT_PARAMS_FLAGS           0
 #define PORT_PARAMS_SWID            4
 #define PORT_PARAMS_DOUBLE_VLAN     0x0004
+/* Byte 6, sent by ice 6.12 on (reserved, zero, in 6.1): local forwarding mode when VALID. */
+#define PORT_PARAMS_LOCAL_FWD       6
+#define LOCAL_FWD_MODE_M            0x03
+#define LOCAL_FWD_MODE_ENABLED      0
+#define LOCAL_FWD_MODE_PRIORITIZED  2
+#define LOCAL_FWD_MODE_VALID        0x04
 
 /* 0x0208/0x0209 alloc/free resources */
 #define RES_NUM_ENTRIES             0
@@ -105,6 +111,7 @@
 #define RSS_LUT_SIZE_M              0x000c
 #define RSS_KEY_SIZE                52
 #define RSS_LUT_MAX                 2048
+G_STATIC_ASSERT(FW_RSS_LUT_SIZE <= RSS_LUT_MAX);
 
 typedef struct VsiSection {
     uint16_t bit;
@@ -160,6 +167,7 @@ struct FwSwitch {
     GHashTable *rules;                          /* lookup/large-action index -> FwRule */
     uint32_t next_rule_index;
     uint16_t port_flags;
+    uint8_t local_fwd_mode;                     /* LOCAL_FWD_MODE_*, ENABLED by default */
     uint8_t vlan_prio_tagging;
     uint8_t pf_lut[RSS_LUT_MAX];
     uint16_t pf_lut_size;
@@ -183,13 +191,26 @@ static uint16_t fw_get_sw_cfg(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* The local forwarding mode (VSI to VSI inside the switch: enabled, disabled, prioritized) is
+ * kept and traced; the model's switch forwards locally in every mode. */
 static uint16_t fw_set_port_params(IrdmaDev *d, AqCmd *c)
 {
+    uint8_t fwd = c->params[PORT_PARAMS_LOCAL_FWD];
+
     if (ld16(c->params + PORT_PARAMS_SWID) != FW_SWITCH_ID) {
         emu_trace(&d->host, "fw_port_params_rejected", "swid %u", ld16(c->params + PORT_PARAMS_SWID));
         return AQ_RC_EINVAL;
     }
+    if ((fwd & LOCAL_FWD_MODE_VALID) && (fwd & LOCAL_FWD_MODE_M) > LOCAL_FWD_MODE_PRIORITIZED) {
+        emu_trace(&d->host, "fw_port_params_rejected", "local forwarding mode %u",
+                  fwd & LOCAL_FWD_MODE_M);
+        return AQ_RC_EINVAL;
+    }
     d->sw->port_flags = ld16(c->params + PORT_PARAMS_FLAGS);
+    if (fwd & LOCAL_FWD_MODE_VALID) {
+        d->sw->local_fwd_mode = fwd & LOCAL_FWD_MODE_M;
+        emu_trace(&d->host, "fw_port_local_fwd", "mode %u", d->sw->local_fwd_mode);
+    }
     return AQ_RC_OK;
 }
 
@@ -586,9 +607,18 @@ static uint16_t fw_get_rss_key(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* Size flag codes: 0 = 128 (ICE_AQC_LUT_SIZE_SMALL: 64 for a VSI table), 1 = 512, 2 = 2K. */
 static const unsigned lut_sizes[] = { 128, 512, 2048 };
+/* A VSI's own table: 16 VSIQF_HLUT registers of 4 entries (ICE_VSIQF_HLUT_ARRAY_SIZE). */
+#define RSS_VSI_LUT_SIZE            64
 
-/* The table a LUT command addresses and its size, checked against the buffer. */
+/*
+ * The table a LUT command addresses and its size, checked against the buffer. The PF table
+ * is programmed at any of the three sizes (as PFQF_HLUT_SIZE allows): ice 6.1 sets it at the
+ * size the RSS capability reports, ice 6.12 on always at 2K. A get of the PF table returns it
+ * at the size it was set to, FW_RSS_LUT_SIZE before any set: ice 6.1 sends no size flag with
+ * that get, ice 6.12 the 2K one.
+ */
 static uint8_t *rss_lut(IrdmaDev *d, AqCmd *c, uint16_t *size, bool set)
 {
     FwSwitch *s = d->sw;
@@ -596,18 +626,28 @@ static uint8_t *rss_lut(IrdmaDev *d, AqCmd *c, uint16_t *size, bool set)
     unsigned type = flags & RSS_LUT_TYPE_M;
     unsigned size_code = emu_field_get(flags, RSS_LUT_SIZE_M);
     FwVsi *v = rss_vsi(d, c);
+    unsigned want;
 
-    if (!v || size_code >= G_N_ELEMENTS(lut_sizes) || c->buf_len < lut_sizes[size_code] ||
+    if (!v || size_code >= G_N_ELEMENTS(lut_sizes) ||
         (type != RSS_LUT_TYPE_VSI && type != RSS_LUT_TYPE_PF) ||
-        (type == RSS_LUT_TYPE_PF && lut_sizes[size_code] != FW_RSS_LUT_SIZE) ||
-        (type == RSS_LUT_TYPE_VSI && lut_sizes[size_code] != 128)) {
+        (type == RSS_LUT_TYPE_VSI && size_code != 0)) {
         emu_trace(&d->host, "fw_rss_bad_lut", "flags 0x%04x datalen %u", flags, c->buf_len);
         return NULL;
     }
-    *size = lut_sizes[size_code];
+    want = type == RSS_LUT_TYPE_VSI ? RSS_VSI_LUT_SIZE : lut_sizes[size_code];
+    if (type == RSS_LUT_TYPE_PF && !set) {
+        want = s->pf_lut_size ? s->pf_lut_size : FW_RSS_LUT_SIZE;
+    }
+    if (c->buf_len < want) {
+        emu_trace(&d->host, "fw_rss_bad_lut", "flags 0x%04x datalen %u < %u", flags,
+                  c->buf_len, want);
+        return NULL;
+    }
+    *size = want;
     if (type == RSS_LUT_TYPE_PF) {
         if (set) {
-            s->pf_lut_size = *size;
+            s->pf_lut_size = want;
+            emu_trace(&d->host, "fw_rss_pf_lut", "set at %u entries", want);
         }
         return s->pf_lut;
     }
@@ -657,9 +697,9 @@ static const AqOpcode switch_ops[] = {
     { AQC_UPDATE_SW_RULES, "update_sw_rules", fw_update_sw_rules, AQ_BUF_INOUT, 8 },
     { AQC_REMOVE_SW_RULES, "remove_sw_rules", fw_remove_sw_rules, AQ_BUF_INOUT, 8 },
     { AQC_SET_RSS_KEY, "set_rss_key", fw_set_rss_key, AQ_BUF_IN, RSS_KEY_SIZE },
-    { AQC_SET_RSS_LUT, "set_rss_lut", fw_set_rss_lut, AQ_BUF_IN, 128 },
+    { AQC_SET_RSS_LUT, "set_rss_lut", fw_set_rss_lut, AQ_BUF_IN, RSS_VSI_LUT_SIZE },
     { AQC_GET_RSS_KEY, "get_rss_key", fw_get_rss_key, AQ_BUF_OUT, RSS_KEY_SIZE },
-    { AQC_GET_RSS_LUT, "get_rss_lut", fw_get_rss_lut, AQ_BUF_OUT, 128 },
+    { AQC_GET_RSS_LUT, "get_rss_lut", fw_get_rss_lut, AQ_BUF_OUT, RSS_VSI_LUT_SIZE },
 };
 
 const AqOpcodeTable fw_switch_opcodes = { switch_ops, G_N_ELEMENTS(switch_ops) };
@@ -689,6 +729,7 @@ void fw_switch_pf_reset(FwSwitch *s)
     g_hash_table_remove_all(s->rules);
     s->next_rule_index = 0;
     s->port_flags = 0;
+    s->local_fwd_mode = LOCAL_FWD_MODE_ENABLED;
     s->vlan_prio_tagging = 0;
     s->pf_lut_size = 0;
 }

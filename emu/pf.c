@@ -70,6 +70,7 @@ static const EmuReg pf_regs[] = {
     { .name = "GLNVM_GENS", .base = GLNVM_GENS,
       .reset = GENS_SR_SIZE_64K << __builtin_ctz(GLNVM_GENS_SR_SIZE_M) },
     { .name = "GLNVM_FLA", .base = GLNVM_FLA, .reset = GLNVM_FLA_LOCKED_M },
+    { .name = "GL_MNG_FWSM", .base = GL_MNG_FWSM, .reset = 0 },
     { .name = "GLGEN_STAT", .base = GLGEN_STAT, .reset = 0 },
 };
 

@@ -55,11 +55,12 @@ START_TEST(ring_wraps_around)
 }
 END_TEST
 
-START_TEST(unknown_opcode_is_enosys_with_err_flag)
+/* "Bad opcode", as ice 7.3 expects of a firmware without the command (ice_dpll.c). */
+START_TEST(unknown_opcode_is_esrch_with_err_flag)
 {
     AqtResp r;
 
-    ck_assert_uint_eq(aqt_send(h, d, 0x0F0F, 0, NULL, NULL, 0, &r), AQ_RC_ENOSYS);
+    ck_assert_uint_eq(aqt_send(h, d, 0x0F0F, 0, NULL, NULL, 0, &r), AQ_RC_ESRCH);
     ck_assert(r.flags & AQ_FLAG_ERR);
     ck_assert_uint_eq(fake_host_trace_count(h, "aq_unknown_opcode: opcode=0x0f0f"), 1);
 }
@@ -269,7 +270,7 @@ Suite *aq_suite(void)
     tcase_add_test(tc, get_version_completes_with_dd_cmp_and_advances_head);
     tcase_add_test(tc, completion_waits_for_the_modelled_delay);
     tcase_add_test(tc, ring_wraps_around);
-    tcase_add_test(tc, unknown_opcode_is_enosys_with_err_flag);
+    tcase_add_test(tc, unknown_opcode_is_esrch_with_err_flag);
     tcase_add_test(tc, missing_buffer_is_einval);
     tcase_add_test(tc, input_buffer_without_rd_is_einval);
     tcase_add_test(tc, large_buffer_without_lb_is_einval);

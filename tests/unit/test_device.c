@@ -25,6 +25,19 @@ START_TEST(nvm_is_locked_with_a_64k_shadow_ram)
 }
 END_TEST
 
+/* 6.12 ice_wait_for_fw and 7.3 ice_wait_fw_load poll FW_LOADING at probe (6.1 never reads it). */
+START_TEST(firmware_is_in_normal_mode_and_loaded)
+{
+    uint32_t fwsm = irdma_dev_mmio_read(d, GL_MNG_FWSM);
+
+    ck_assert_uint_eq(fwsm & GL_MNG_FWSM_FW_MODES_M, 0);
+    ck_assert_uint_eq(fwsm & GL_MNG_FWSM_FW_LOADING_M, 0);
+    irdma_dev_mmio_write(d, GL_MNG_FWSM, ~0u);             /* firmware's, read-only */
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GL_MNG_FWSM), fwsm);
+    ck_assert_uint_eq(fake_host_trace_count(h, "reg_read_unimplemented"), 0);
+}
+END_TEST
+
 START_TEST(pfswr_resets_the_pf_and_self_clears)
 {
     irdma_dev_mmio_write(d, PF_FW_ATQBAL, 0x12345000);
@@ -148,6 +161,7 @@ Suite *device_suite(void)
     tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, reset_status_says_device_active_and_all_resets_done);
     tcase_add_test(tc, nvm_is_locked_with_a_64k_shadow_ram);
+    tcase_add_test(tc, firmware_is_in_normal_mode_and_loaded);
     tcase_add_test(tc, pfswr_resets_the_pf_and_self_clears);
     tcase_add_test(tc, ring_registers_keep_only_software_writable_bits);
     tcase_add_test(tc, bad_configuration_is_refused_with_its_value_named);

@@ -182,8 +182,13 @@ START_TEST(lldp_agent_controls_are_accepted_and_traced)
     uint8_t params[AQ_PARAMS_SIZE] = { 0 };
     AqtResp r;
 
+    /* 6.12 ice_aq_cfg_lldp_mib_change: events on, with ICE_AQ_LLDP_MIB_PENDING_ENABLE */
+    params[0] = 0x02;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_SET_MIB_CHANGE, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_lldp_mib_change_events: on, pending too"), 1);
     params[0] = 0x01;                                         /* MIB change events off */
     ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_SET_MIB_CHANGE, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_lldp_mib_change_events: off"), 1);
     params[0] = 0x01;                                         /* start the DCBX agent */
     ck_assert_uint_eq(aqt_send(h, d, AQC_LLDP_STOP_START_AGENT, 0, params, NULL, 0, &r), AQ_RC_OK);
     ck_assert_uint_eq(r.params[0], 0x01);                     /* echoed: "ACTIVE" */

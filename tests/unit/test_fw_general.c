@@ -45,6 +45,33 @@ START_TEST(caps_advertise_rdma_vsi_queues_and_msix)
 }
 END_TEST
 
+/* ice_parse_common_caps: rss_table_size is what ice 6.12 on requires of the PF LUT
+ * (ICE_LUT_PF_SIZE 2048, __ice_aq_get_set_rss_lut); entry width 6 = up to 64 queues per VSI.
+ * TX_SCHED_TOPO_COMP_MODE (0x0085, number 1) lets ice 6.12 on query the Tx topology
+ * (ice_cfg_tx_topo) instead of giving up with EOPNOTSUPP. */
+START_TEST(caps_rss_table_is_2k_and_tx_topology_is_queryable)
+{
+    uint8_t buf[4096];
+    uint16_t opcodes[] = { AQC_LIST_FUNC_CAPS, AQC_LIST_DEV_CAPS };
+    AqtResp r;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(opcodes); i++) {
+        unsigned count;
+        const uint8_t *e;
+
+        ck_assert_uint_eq(aqt_send(h, d, opcodes[i], 0, NULL, buf, sizeof(buf), &r), AQ_RC_OK);
+        count = ld32(r.params + 4);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0040));      /* RSS */
+        ck_assert_uint_eq(ld32(e + 4), 2048);
+        ck_assert_uint_eq(ld32(e + 8), 6);
+        ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0085));      /* Tx topology */
+        ck_assert_uint_eq(ld32(e + 4), 1);
+        ck_assert_ptr_null(find_cap(buf, count, 0x0080));             /* NVM management */
+        ck_assert_ptr_null(find_cap(buf, count, 0x0088));             /* sensor reading */
+    }
+}
+END_TEST
+
 START_TEST(caps_into_a_short_buffer_is_enomem_with_the_count)
 {
     uint8_t buf[64];
@@ -53,6 +80,119 @@ START_TEST(caps_into_a_short_buffer_is_enomem_with_the_count)
     ck_assert_uint_eq(aqt_send(h, d, AQC_LIST_FUNC_CAPS, 0, NULL, buf, sizeof(buf), &r),
                       AQ_RC_ENOMEM);
     ck_assert_uint_gt(ld32(r.params + 4), 2);
+}
+END_TEST
+
+/* ice 7.3 ice_config_health_events: PF-specific | global on load, 0 on unload. */
+START_TEST(health_sources_are_accepted_and_checked)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[0] = 0x01 | 0x04;       /* ICE_AQC_HEALTH_STATUS_SET_PF_SPECIFIC_MASK | GLOBAL */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_HEALTH_STATUS_CFG, 0, params, NULL, 0, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_health_sources: 0x05"), 1);
+    params[0] = 0;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_HEALTH_STATUS_CFG, 0, params, NULL, 0, NULL),
+                      AQ_RC_OK);
+    params[0] = 0x08;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_HEALTH_STATUS_CFG, 0, params, NULL, 0, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
+/* ice 6.12 ice_fwlog.c / 7.3 libie fwlog: the query ice_fwlog_set_supported sends (0xFF32,
+ * ICE_AQC_FW_LOG_AQ_QUERY, 4 KiB buffer), then the set and unregister of ice_fwlog_deinit. */
+#define FWLOG_ID_MAX 32             /* ICE_AQC_FW_LOG_ID_MAX */
+
+static uint16_t fwlog_query(uint8_t *buf, AqtResp *r)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[0] = 0x04;               /* ICE_AQC_FW_LOG_AQ_QUERY */
+    return aqt_send(h, d, AQC_FW_LOGS_QUERY, 0, params, buf, 4096, r);
+}
+
+START_TEST(fw_log_query_set_and_register_like_ice)
+{
+    static uint8_t buf[4096];
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t mods[FWLOG_ID_MAX * 4] = { 0 };
+    AqtResp r;
+
+    ck_assert_uint_eq(fwlog_query(buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(ld16(r.params + 6), FWLOG_ID_MAX);       /* mdl_cnt */
+    ck_assert_uint_ge(ld16(r.params + 4), 1);                  /* log_resolution 1..128 */
+    ck_assert_uint_le(ld16(r.params + 4), 128);
+    ck_assert_uint_eq(r.params[0] & 0x07, 0);    /* UART_EN, AQ_EN, REGISTERED: all off */
+    ck_assert_uint_eq(r.datalen, FWLOG_ID_MAX * 4);
+    for (unsigned i = 0; i < FWLOG_ID_MAX; i++) {
+        ck_assert_uint_eq(ld16(buf + 4 * i), i);
+        ck_assert_uint_eq(buf[4 * i + 2], 0);                  /* ICE_FWLOG_LEVEL_NONE */
+    }
+
+    /* ice_aq_fwlog_set: SET_VALID | AQ_EN, every module, RD buffer. */
+    for (unsigned i = 0; i < FWLOG_ID_MAX; i++) {
+        st16(mods + 4 * i, i);
+        mods[4 * i + 2] = i == 8 ? 4 : 1;                      /* ADMINQ verbose */
+    }
+    params[0] = 0x08 | 0x02;
+    st16(params + 4, 20);
+    st16(params + 6, FWLOG_ID_MAX);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_CONFIG, AQ_FLAG_RD, params, mods, sizeof(mods),
+                               NULL), AQ_RC_OK);
+    memset(params, 0, sizeof(params));
+    params[0] = 0x01;                                          /* ICE_AQC_FW_LOG_AQ_REGISTER */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_REGISTER, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fwlog_query(buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[0] & 0x07, 0x02 | 0x04);        /* AQ_EN, REGISTERED */
+    ck_assert_uint_eq(ld16(r.params + 4), 20);
+    ck_assert_uint_eq(buf[4 * 8 + 2], 4);
+    ck_assert_uint_eq(buf[4 * 9 + 2], 1);
+
+    /* A PF reset keeps it; ice_fwlog_deinit turns it off and unregisters. */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_CLEAR_PF_CFG, 0, NULL, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fwlog_query(buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[0] & 0x07, 0x02 | 0x04);
+    memset(params, 0, sizeof(params));
+    params[0] = 0x08;
+    st16(params + 4, 20);
+    st16(params + 6, FWLOG_ID_MAX);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_CONFIG, AQ_FLAG_RD, params, mods, sizeof(mods),
+                               NULL), AQ_RC_OK);
+    params[0] = 0;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_REGISTER, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fwlog_query(buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[0] & 0x07, 0);
+}
+END_TEST
+
+START_TEST(fw_log_malformed_config_changes_nothing)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t mods[8] = { 0 };
+    static uint8_t buf[4096];
+    AqtResp r;
+
+    params[0] = 0x08;
+    st16(params + 4, 0);                                       /* resolution below 1 */
+    st16(params + 6, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_CONFIG, AQ_FLAG_RD, params, mods, 4, NULL),
+                      AQ_RC_EINVAL);
+    st16(params + 4, 10);
+    st16(params + 6, 2);                                       /* 2 modules in 4 bytes */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_CONFIG, AQ_FLAG_RD, params, mods, 4, NULL),
+                      AQ_RC_EINVAL);
+    st16(mods, 1);
+    mods[2] = 3;
+    st16(mods + 4, FWLOG_ID_MAX);                              /* no such module */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_CONFIG, AQ_FLAG_RD, params, mods, 8, NULL),
+                      AQ_RC_EINVAL);
+    ck_assert_uint_eq(fwlog_query(buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(buf[4 * 1 + 2], 0);                      /* module 1 untouched */
+    memset(params, 0, sizeof(params));                         /* a query without QUERY */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_FW_LOGS_QUERY, 0, params, buf, 4096, NULL),
+                      AQ_RC_EINVAL);
 }
 END_TEST
 
@@ -143,6 +283,10 @@ Suite *fw_general_suite(void)
     tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, caps_advertise_rdma_vsi_queues_and_msix);
     tcase_add_test(tc, caps_into_a_short_buffer_is_enomem_with_the_count);
+    tcase_add_test(tc, caps_rss_table_is_2k_and_tx_topology_is_queryable);
+    tcase_add_test(tc, health_sources_are_accepted_and_checked);
+    tcase_add_test(tc, fw_log_query_set_and_register_like_ice);
+    tcase_add_test(tc, fw_log_malformed_config_changes_nothing);
     tcase_add_test(tc, resources_are_exclusive_until_released);
     tcase_add_test(tc, bad_resource_requests_are_einval);
     tcase_add_test(tc, pf_reset_releases_resources);

@@ -157,6 +157,121 @@ START_TEST(set_mac_cfg_bounds_the_frame_size)
 }
 END_TEST
 
+/* What ice 6.12/7.3 send (ice_common.c: ice_aq_get_link_topo_handle, ice_find_netlist_node,
+ * ice_is_pf_c827; ice_ethtool.c: ice_get_port_topology), with the driver's values. */
+#define ICE_AQC_LINK_TOPO_NODE_TYPE_PHY         0
+#define ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE        6
+#define ICE_AQC_LINK_TOPO_NODE_TYPE_CLK_CTRL    9
+#define ICE_AQC_LINK_TOPO_NODE_TYPE_CLK_MUX     10
+#define ICE_AQC_LINK_TOPO_NODE_TYPE_GPS         11
+#define ICE_AQC_LINK_TOPO_NODE_CTX_GLOBAL       0
+#define ICE_AQC_LINK_TOPO_NODE_CTX_PORT         2
+
+static uint16_t link_topo(unsigned type, unsigned ctx, unsigned index, AqtResp *r)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[2] = (type & 0xf) | (ctx << 4);          /* node_type_ctx */
+    params[3] = index;
+    return aqt_send(h, d, AQC_GET_LINK_TOPO, 0, params, NULL, 0, r);
+}
+
+START_TEST(link_topo_has_the_cage_and_no_other_node)
+{
+    unsigned absent[][2] = {
+        { ICE_AQC_LINK_TOPO_NODE_TYPE_PHY, ICE_AQC_LINK_TOPO_NODE_CTX_PORT },     /* C827/E822 */
+        { ICE_AQC_LINK_TOPO_NODE_TYPE_CLK_CTRL, ICE_AQC_LINK_TOPO_NODE_CTX_GLOBAL },
+        { ICE_AQC_LINK_TOPO_NODE_TYPE_CLK_MUX, ICE_AQC_LINK_TOPO_NODE_CTX_GLOBAL },
+        { ICE_AQC_LINK_TOPO_NODE_TYPE_GPS, ICE_AQC_LINK_TOPO_NODE_CTX_GLOBAL },
+    };
+    AqtResp r;
+
+    /* ice_is_media_cage_present: success = a cage; ice_get_port_topology: 0x12 = SFP28. */
+    ck_assert_uint_eq(link_topo(ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE,
+                                ICE_AQC_LINK_TOPO_NODE_CTX_PORT, 0, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[6], 0x12);
+    ck_assert_uint_ne(ld16(r.params + 4) & 0x3ff, 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_link_topo: cage 0x12"), 1);
+    /* No second cage; ice_find_netlist_node stops at the first error. */
+    ck_assert_uint_eq(link_topo(ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE,
+                                ICE_AQC_LINK_TOPO_NODE_CTX_PORT, 1, &r), AQ_RC_ENOENT);
+    ck_assert(r.flags & AQ_FLAG_ERR);
+    for (size_t i = 0; i < G_N_ELEMENTS(absent); i++) {
+        ck_assert_uint_eq(link_topo(absent[i][0], absent[i][1], 0, NULL), AQ_RC_ENOENT);
+    }
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_link_topo_no_node"), 5);
+}
+END_TEST
+
+START_TEST(link_topo_of_another_port_is_einval)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[0] = 1;                                  /* lport_num */
+    params[1] = 0x01;                               /* ICE_AQC_LINK_TOPO_PORT_NUM_VALID */
+    params[2] = ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE | (ICE_AQC_LINK_TOPO_NODE_CTX_PORT << 4);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_LINK_TOPO, 0, params, NULL, 0, NULL),
+                      AQ_RC_EINVAL);
+    params[0] = 0;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_LINK_TOPO, 0, params, NULL, 0, NULL), AQ_RC_OK);
+}
+END_TEST
+
+/* ice_aq_get_port_options as 7.3's ice_get_phy_lane_number sends it at every probe: room for
+ * ICE_AQC_PORT_OPT_MAX (16) options of 8 bytes, lport 0 valid. */
+static uint16_t port_options(unsigned lport, bool valid, uint8_t *buf, AqtResp *r)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[0] = lport;
+    params[1] = valid;
+    return aqt_send(h, d, AQC_GET_PORT_OPTIONS, 0, params, buf, 16 * 8, r);
+}
+
+START_TEST(port_options_one_active_option_at_the_port_speed)
+{
+    uint8_t buf[16 * 8];
+    AqtResp r;
+
+    memset(buf, 0xee, sizeof(buf));
+    ck_assert_uint_eq(port_options(0, true, buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[2] & 0xf, 1);        /* port_options_count */
+    ck_assert_uint_eq(r.params[4], 0x80 | 0);       /* ICE_AQC_PORT_OPT_VALID, active 0 */
+    ck_assert_uint_eq(r.params[5] & 0x80, 0);       /* nothing pending */
+    ck_assert_uint_eq(r.datalen, 8);
+    ck_assert_uint_eq(buf[0] & 0xf, 1);             /* one PMD */
+    ck_assert_uint_eq(buf[1] & 0xf, 5);             /* ICE_AQC_PORT_OPT_MAX_LANE_25G */
+    /* 7.3 takes a speed up to MAX_LANE_40G (9) as an occupied lane: lane 0 is PF 0's. */
+    ck_assert_uint_le(buf[1] & 0xf, 9);
+    ck_assert_uint_eq(port_options(0, false, buf, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(port_options(1, true, buf, NULL), AQ_RC_EINVAL);
+}
+END_TEST
+
+/* A 100G port: one QSFP28 cage, one option of 100G (ice_get_port_topology: 4 serdes lanes). */
+START_TEST(port_options_and_cage_follow_the_port_speed)
+{
+    uint8_t buf[16 * 8];
+    IrdmaDevConfig cfg;
+    AqtResp r;
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
+
+    irdma_dev_free(d);
+    irdma_dev_config_init(&cfg);
+    memcpy(cfg.mac, mac, sizeof(mac));
+    cfg.link_speed_mbps = 100000;
+    d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
+    ck_assert_ptr_nonnull(d);
+    irdma_dev_reset(d);
+    aqt_init(h, d);
+    ck_assert_uint_eq(port_options(0, true, buf, &r), AQ_RC_OK);
+    ck_assert_uint_eq(buf[1] & 0xf, 7);             /* ICE_AQC_PORT_OPT_MAX_LANE_100G */
+    ck_assert_uint_eq(link_topo(ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE,
+                                ICE_AQC_LINK_TOPO_NODE_CTX_PORT, 0, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.params[6], 0x14);           /* QSFP28 */
+}
+END_TEST
+
 Suite *fw_link_suite(void)
 {
     Suite *s = suite_create("fw_link");
@@ -172,6 +287,10 @@ Suite *fw_link_suite(void)
     tcase_add_test(tc, masked_or_disabled_link_events_are_not_sent);
     tcase_add_test(tc, restart_an_without_enable_takes_the_link_down);
     tcase_add_test(tc, set_mac_cfg_bounds_the_frame_size);
+    tcase_add_test(tc, link_topo_has_the_cage_and_no_other_node);
+    tcase_add_test(tc, link_topo_of_another_port_is_einval);
+    tcase_add_test(tc, port_options_one_active_option_at_the_port_speed);
+    tcase_add_test(tc, port_options_and_cage_follow_the_port_speed);
     suite_add_tcase(s, tc);
     return s;
 }

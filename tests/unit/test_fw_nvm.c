@@ -1,8 +1,8 @@
 /* test_fw_nvm.c - AQ handlers of fw_nvm.c: good commands, and malformed ones answered with the
  * firmware's error codes.
  *
- * The image is decoded here the way ice 6.1 decodes it (ice_nvm.c, ice_type.h), with the
- * driver's word offsets written out below rather than taken from fw_nvm.c, so a layout
+ * The image is decoded here the way ice 6.1 and 6.12/7.3 decode it (ice_nvm.c, ice_type.h), with
+ * the driver's word offsets written out below rather than taken from fw_nvm.c, so a layout
  * mistake in the model shows up as a failing test. */
 #include <check.h>
 #include <errno.h>
@@ -38,7 +38,12 @@
 #define ICE_SR_CTRL_WORD_NETLIST_BANK   0x10
 #define ICE_SR_CTRL_WORD_NVM_BANK       0x20
 #define ICE_SR_NVM_PTR_4KB_UNITS        0x8000
-#define ICE_NVM_SR_COPY_WORD_OFFSET     352     /* roundup(ICE_CSS_HEADER_LENGTH 330, 32) */
+#define ICE_NVM_SR_COPY_WORD_OFFSET     352     /* 6.1: roundup(ICE_CSS_HEADER_LENGTH 330, 32) */
+#define ICE_NVM_CSS_HDR_LEN_L           0x02    /* 6.12, 7.3 */
+#define ICE_NVM_CSS_HDR_LEN_H           0x03
+#define ICE_NVM_AUTH_HEADER_LEN         0x08
+#define ICE_AQC_NVM_TX_TOPO_MOD_ID      0x14B
+#define ICE_AQC_NVM_TX_TOPO_USER_SEL    0x10
 #define ICE_NETLIST_LINK_TOPO_MOD_ID    0x011B
 #define ICE_NETLIST_ID_BLK_SIZE         0x30
 #define ICE_SR_WORDS_IN_1KB             512
@@ -135,12 +140,24 @@ typedef struct NetlistInfo {
     uint16_t cust_ver;
 } NetlistInfo;
 
-/* ice_get_nvm_ver_info */
-static NvmInfo get_nvm_info(bool active)
+/* 6.12/7.3 ice_get_nvm_css_hdr_len, and ice_read_nvm_sr_copy's roundup: the word offset of the
+ * shadow RAM copy in the NVM bank starting at byte @bank. */
+static uint32_t css_sr_copy_word(uint32_t bank)
+{
+    uint32_t dwords = ((uint32_t)flash_word(bank + 2 * ICE_NVM_CSS_HDR_LEN_H) << 16) |
+                      flash_word(bank + 2 * ICE_NVM_CSS_HDR_LEN_L);
+    uint32_t hdr_len = dwords * 2 + ICE_NVM_AUTH_HEADER_LEN;
+
+    return (hdr_len + 31) / 32 * 32;
+}
+
+/* ice_get_nvm_ver_info, with the shadow RAM copy where 6.1 (@css_len false) or 6.12/7.3
+ * (@css_len true) look for it. */
+static NvmInfo get_nvm_info_at(bool active, bool css_len)
 {
     uint32_t bank = bank_start(ICE_SR_1ST_NVM_BANK_PTR, ICE_SR_NVM_BANK_SIZE,
                                ICE_SR_CTRL_WORD_NVM_BANK, active);
-    uint32_t copy = bank + 2 * ICE_NVM_SR_COPY_WORD_OFFSET;
+    uint32_t copy = bank + 2 * (css_len ? css_sr_copy_word(bank) : ICE_NVM_SR_COPY_WORD_OFFSET);
     uint16_t ver = flash_word(copy + 2 * ICE_SR_NVM_DEV_STARTER_VER);
     NvmInfo n;
 
@@ -149,6 +166,11 @@ static NvmInfo get_nvm_info(bool active)
     n.eetrack = ((uint32_t)flash_word(copy + 2 * ICE_SR_NVM_EETRACK_HI) << 16) |
                 flash_word(copy + 2 * ICE_SR_NVM_EETRACK_LO);
     return n;
+}
+
+static NvmInfo get_nvm_info(bool active)
+{
+    return get_nvm_info_at(active, false);
 }
 
 /* ice_get_orom_civd_data / ice_get_orom_ver_info: false if no valid CIVD block. */
@@ -349,6 +371,25 @@ START_TEST(nvm_version_and_eetrack_decode_to_constants)
                       (FW_NVM_VER_MAJOR << 12) | FW_NVM_VER_MINOR);
     ck_assert_uint_eq(sr_word(ICE_SR_NVM_EETRACK_LO), FW_NVM_EETRACK & 0xFFFF);
     ck_assert_uint_eq(sr_word(ICE_SR_NVM_EETRACK_HI), FW_NVM_EETRACK >> 16);
+}
+END_TEST
+
+/* ice 6.12 on: the CSS header length puts the copy where 6.1 assumes it, in both banks, so
+ * "ethtool -i" and devlink show the same NVM version on every kernel. */
+START_TEST(css_header_length_locates_the_sr_copy_like_6_1)
+{
+    for (int active = 0; active < 2; active++) {
+        uint32_t bank = bank_start(ICE_SR_1ST_NVM_BANK_PTR, ICE_SR_NVM_BANK_SIZE,
+                                   ICE_SR_CTRL_WORD_NVM_BANK, active);
+        NvmInfo n = get_nvm_info_at(active, true);
+
+        ck_assert_uint_eq(flash_word(bank + 2 * ICE_NVM_CSS_HDR_LEN_L), (330 - 8) / 2);
+        ck_assert_uint_eq(flash_word(bank + 2 * ICE_NVM_CSS_HDR_LEN_H), 0);
+        ck_assert_uint_eq(css_sr_copy_word(bank), ICE_NVM_SR_COPY_WORD_OFFSET);
+        ck_assert_uint_eq(n.major, FW_NVM_VER_MAJOR);
+        ck_assert_uint_eq(n.minor, FW_NVM_VER_MINOR);
+        ck_assert_uint_eq(n.eetrack, FW_NVM_EETRACK);
+    }
 }
 END_TEST
 
@@ -650,13 +691,39 @@ START_TEST(oversized_buffer_is_einval)
 }
 END_TEST
 
+/* A module the PFA does not hold, or a module read of the flash. */
 START_TEST(module_relative_read_is_einval)
 {
     uint8_t buf[2];
 
     ck_assert_uint_eq(nvm_read_raw(0, 2, ICE_AQC_NVM_FLASH_ONLY, ICE_SR_1ST_NVM_BANK_PTR, buf,
                                    sizeof(buf), NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_module"), 1);
+    ck_assert_uint_eq(nvm_read_raw(0, 2, 0, 0x0999, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(nvm_read_raw(0, 2, ICE_AQC_NVM_FLASH_ONLY, ICE_AQC_NVM_TX_TOPO_MOD_ID, buf,
+                                   sizeof(buf), NULL), AQ_RC_EINVAL);
+    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_module"), 3);
+}
+END_TEST
+
+/* 6.12/7.3 ice_get_tx_topo_user_sel (devlink param tx_scheduling_layers): a shadow RAM read of
+ * module ICE_AQC_NVM_TX_TOPO_MOD_ID, 4 bytes = struct ice_aqc_nvm_tx_topo_user_sel; bit 4 of
+ * data clear = 9 layers, as 0x0418 reports. The module is the PFA TLV from its length word. */
+START_TEST(tx_topo_user_selection_reads_as_a_module)
+{
+    uint8_t sel[4];
+    uint16_t tlv = 0, len = 0;
+
+    memset(sel, 0xee, sizeof(sel));
+    ck_assert_uint_eq(nvm_read_raw(0, sizeof(sel), ICE_AQC_NVM_LAST_CMD,
+                                   ICE_AQC_NVM_TX_TOPO_MOD_ID, sel, sizeof(sel), NULL), AQ_RC_OK);
+    ck_assert_uint_eq(ld16(sel), 1);                          /* length: one word */
+    ck_assert_uint_eq(sel[2] & ICE_AQC_NVM_TX_TOPO_USER_SEL, 0);
+    ck_assert_int_eq(pfa_tlv(ICE_AQC_NVM_TX_TOPO_MOD_ID, &tlv, &len), 0);
+    ck_assert_uint_eq(len, 1);
+    ck_assert_uint_eq(sr_word(tlv + 2), ld16(sel + 2));
+    /* Past the module's end. */
+    ck_assert_uint_eq(nvm_read_raw(2, 4, ICE_AQC_NVM_LAST_CMD, ICE_AQC_NVM_TX_TOPO_MOD_ID, sel,
+                                   sizeof(sel), NULL), AQ_RC_EINVAL);
 }
 END_TEST
 
@@ -702,6 +769,7 @@ Suite *fw_nvm_suite(void)
     tcase_add_test(tc, sr_size_agrees_with_glnvm_gens);
     tcase_add_test(tc, nvm_version_and_eetrack_decode_to_constants);
     tcase_add_test(tc, sr_copy_in_nvm_bank_equals_shadow_ram);
+    tcase_add_test(tc, css_header_length_locates_the_sr_copy_like_6_1);
     tcase_add_test(tc, orom_civd_block_sums_to_zero_and_decodes);
     tcase_add_test(tc, netlist_id_block_decodes_to_constants);
     tcase_add_test(tc, inactive_banks_hold_the_same_versions);
@@ -723,6 +791,7 @@ Suite *fw_nvm_suite(void)
     tcase_add_test(tc, length_beyond_buffer_is_einval);
     tcase_add_test(tc, oversized_buffer_is_einval);
     tcase_add_test(tc, module_relative_read_is_einval);
+    tcase_add_test(tc, tx_topo_user_selection_reads_as_a_module);
     tcase_add_test(tc, random_params_are_answered);
     tcase_add_test(tc, pf_reset_keeps_the_image);
     suite_add_tcase(s, tc);

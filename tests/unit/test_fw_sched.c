@@ -1153,6 +1153,27 @@ START_TEST(random_commands_are_survived)
 }
 END_TEST
 
+/* ice 6.12/7.3 ice_cfg_tx_topo -> ice_get_set_tx_topo(get): ICE_AQC_TX_TOPO_GET_RAM, a 4 KiB
+ * buffer with RD on E810. The answer must carry neither LOAD_NEW (0x10) nor ISSUED (0x20): with
+ * the 9-layer tree in force (query_sched_res) the driver then keeps it (-EEXIST, silently). */
+START_TEST(tx_topo_is_the_default_nine_layers)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    static uint8_t buf[4096];
+    AqtResp r;
+
+    params[0] = 0xff;                                /* the response overwrites it */
+    params[1] = 2;                                   /* ICE_AQC_TX_TOPO_GET_RAM */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_TX_TOPO, AQ_FLAG_RD, params, buf, sizeof(buf), &r),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(r.params[0] & (0x10 | 0x20), 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_tx_topo: default 9 layers"), 1);
+    params[1] = 1;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_TX_TOPO, AQ_FLAG_RD, params, buf, sizeof(buf), &r),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
 Suite *fw_sched_suite(void)
 {
     Suite *s = suite_create("fw_sched");
@@ -1161,6 +1182,7 @@ Suite *fw_sched_suite(void)
     tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, query_sched_res_reports_nine_layers_of_eight);
     tcase_add_test(tc, query_sched_res_short_buffer_is_einval);
+    tcase_add_test(tc, tx_topo_is_the_default_nine_layers);
     tcase_add_test(tc, dflt_topo_is_root_tc0_entry_point);
     tcase_add_test(tc, dflt_topo_bad_port_or_short_buffer_is_einval);
     tcase_add_test(tc, entry_point_deleted_is_gone);

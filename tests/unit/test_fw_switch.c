@@ -220,6 +220,49 @@ START_TEST(rss_lut_and_key_per_vsi)
 }
 END_TEST
 
+/* The PF table as ice 6.12/7.3 program it (__ice_aq_get_set_rss_lut: ICE_LUT_PF, 2048 bytes,
+ * ICE_AQC_LUT_SIZE_2K) and as ice 6.1 reads it back (PF type, no size flag, a buffer of
+ * rss_table_size = 2048 bytes); a VSI's own table is 64 entries (ICE_LUT_VSI_SIZE). */
+START_TEST(pf_lut_2k_like_6_12_and_read_back_like_6_1)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    static uint8_t lut[2048], got[2048];
+    AqtResp r;
+    unsigned n;
+
+    ck_assert_uint_eq(add_vsi(&r), AQ_RC_OK);
+    n = ld16(r.params);
+    st16(params, n | 0x8000);
+    st16(params + 2, 1 | (2 << 2));          /* ICE_LUT_PF | ICE_AQC_LUT_SIZE_2K */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 2048, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.datalen, 2048);      /* never set: the 2K table, all zero */
+    for (unsigned i = 0; i < sizeof(lut); i++) {
+        lut[i] = i % 13;
+    }
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_LUT, AQ_FLAG_RD, params, lut, 2048, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_rss_pf_lut: set at 2048 entries"), 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 2048, NULL), AQ_RC_OK);
+    ck_assert_mem_eq(got, lut, 2048);
+    memset(got, 0, sizeof(got));
+    st16(params + 2, 1);                     /* 6.1's get: PF type only */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 2048, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.datalen, 2048);
+    ck_assert_mem_eq(got, lut, 2048);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 512, NULL),
+                      AQ_RC_EINVAL);         /* shorter than the table */
+    st16(params + 2, 0);                     /* the VSI's own table */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_LUT, AQ_FLAG_RD, params, lut, 64, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_RSS_LUT, 0, params, got, 64, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.datalen, 64);
+    ck_assert_mem_eq(got, lut, 64);
+    st16(params + 2, 2 << 2);                /* a VSI table has no 2K size */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_RSS_LUT, AQ_FLAG_RD, params, lut, 2048, NULL),
+                      AQ_RC_EINVAL);
+}
+END_TEST
+
 START_TEST(vlan_mode_is_single)
 {
     uint8_t buf[100];
@@ -256,6 +299,26 @@ START_TEST(port_params_need_our_switch_id)
     st16(params + 4, 3);
     ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL),
                       AQ_RC_EINVAL);
+}
+END_TEST
+
+/* ice 6.12/7.3 ice_aq_set_port_params: local_fwd_mode | ICE_AQC_SET_P_PARAMS_LOCAL_FWD_MODE_VALID
+ * in byte 6 (ICE_LOCAL_FWD_MODE_ENABLED at init); 6.1 leaves the byte zero. */
+START_TEST(port_params_local_forwarding_mode_of_6_12)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    params[6] = 0 | 0x04;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_port_local_fwd: mode 0"), 1);
+    params[6] = 2 | 0x04;                    /* ICE_LOCAL_FWD_MODE_PRIORITIZED */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    params[6] = 3 | 0x04;                    /* no such mode */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL),
+                      AQ_RC_EINVAL);
+    params[6] = 0;                           /* 6.1: not valid, nothing changes */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_PORT_PARAMS, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fake_host_trace_count(h, "fw_port_local_fwd"), 2);
 }
 END_TEST
 
@@ -325,9 +388,11 @@ Suite *fw_switch_suite(void)
     tcase_add_test(tc, vlan_mode_is_single);
     tcase_add_test(tc, pf_reset_drops_vsis_and_rules);
     tcase_add_test(tc, port_params_need_our_switch_id);
+    tcase_add_test(tc, port_params_local_forwarding_mode_of_6_12);
     tcase_add_test(tc, set_vlan_mode_keeps_priority_tagging);
     tcase_add_test(tc, update_rule_by_index);
     tcase_add_test(tc, rss_key_reads_back);
+    tcase_add_test(tc, pf_lut_2k_like_6_12_and_read_back_like_6_1);
     suite_add_tcase(s, tc);
     return s;
 }
