@@ -627,7 +627,7 @@ static void run_mw(struct ends *e, const struct check *c, size_t len)
 
     if (s && !s->has_mw) {
         snprintf(e->v[RESP].na, sizeof(e->v[RESP].na),
-                 "the device does not report IBV_DEVICE_MEM_WINDOW");
+                 "the device offers no memory windows (IBV_DEVICE_MEM_WINDOW, max_mw)");
     } else if (s && !(mw = ibv_alloc_mw(s->pd, IBV_MW_TYPE_1))) {
         flunk(e, RESP, "ibv_alloc_mw type 1: %s", strerror(errno));
     } else if (s) {
@@ -939,7 +939,8 @@ static void side_open(struct ends *e, enum role r, const char *dev, int gid_inde
     if (ibv_query_device(s->ctx, &da)) {
         die("querying %s: %s", dev, strerror(errno));
     }
-    s->has_mw = da.device_cap_flags & IBV_DEVICE_MEM_WINDOW;
+    /* irdma from 7.x keeps the flag on gen2 but offers no windows there: max_mw is 0. */
+    s->has_mw = (da.device_cap_flags & IBV_DEVICE_MEM_WINDOW) && da.max_mw > 0;
     s->gid_index = gid_index;
     info->mtu = pa.active_mtu;
     info->quick = e->quick;
