@@ -374,9 +374,18 @@ void cqp_doorbell(IrdmaDev *d)
 
     /* OP_ERR reports failures of the WQEs of this doorbell, not of earlier ones. */
     pe_reg_set(d, PE_CQPTAIL, 0, pe_reg_get(d, PE_CQPTAIL, 0) & ~PFPE_CQPTAIL_OP_ERR_M);
-    if (!cqp->ev) {
-        schedule_tail(d);
+    if (cqp->ev) {
+        return;                 /* a delayed WQE or a batch's rest runs up to the new head */
     }
+    /* Inline timing: the WQEs run in the doorbell write, as the admin queue's commands do.
+     * irdma polls CQPTAIL for some ops (QUERY_RDMA_FEATURES first of all from 7.x on) for
+     * only 1000 x 10 us; an 8-vCPU guest on two host CPUs starved the main loop's timer that
+     * long (irdma probe failed with -110). */
+    if (d->timing.mode == TIMING_INLINE) {
+        process(cqp);
+        return;
+    }
+    schedule_tail(d);
 }
 
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w)
