@@ -252,10 +252,25 @@ rdma_stream_result() {
 }
 
 # The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with dcbnl) and
-# 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs).
+# 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs). ice refuses to change the
+# channels while irdma is bound to its RDMA function (every kernel; 6.1 and 6.12 start with 8
+# on 8 vCPUs, 7.x with fewer): then irdma is unloaded for the change and loaded again.
 dcb_sw_mode() {
     ethtool --set-priv-flags "$1" fw-lldp-agent off || fail "cannot turn the firmware LLDP agent off"
-    ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
+    [ "$(ethtool -l "$1" | awk '/^Combined:/ { n = $2 } END { print n }')" = 8 ] && return
+    if [ -e /sys/class/infiniband/irdma0 ]; then
+        ! ethtool -L "$1" combined 8 2> /dev/null ||
+            fail "ice changed the channels while irdma was bound"
+        dmesg | grep -q "Cannot change channels when RDMA is active" ||
+            fail "ice refused the channel change without saying RDMA is active"
+        rmmod irdma || fail "cannot unload irdma for the channel change"
+        ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
+        rdma_attach irdma0 "$1"
+        roce_gid_index irdma0 "$(rdma_dev_ip irdma0)" > /dev/null ||
+            fail "irdma0 has no RoCE v2 GID after the reload"
+    else
+        ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
+    fi
 }
 
 # How many kernel log lines contain the fixed string $1.
