@@ -7,7 +7,7 @@
 # open and their destroy commands fail during the reset. That is the driver's own path.)
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
-rebuilt=$(vsi_rebuilds)
+rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
 fault_plan cqp-create-cq-lost
 verbs-ctrl irdma0 "$gid" > /tmp/fault-cqpto-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_CQ never completed"
 cat /tmp/fault-cqpto-1.out

@@ -5,7 +5,7 @@
 # running when the reset comes may fail: that is not checked.
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
-rebuilt=$(vsi_rebuilds)
+rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
 fault_plan hmc-error
 verbs-ctrl irdma0 "$gid" > /tmp/fault-hmc-1.out 2>&1
 cat /tmp/fault-hmc-1.out

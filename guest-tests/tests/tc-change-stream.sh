@@ -7,12 +7,12 @@
 # the stream).
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
-ifc=$(ice_netdev "$(irdma_sim_slot)")
+ifc=$(irdma_sim_netdev) || fail "no netdev on irdma-sim"
 dcb_sw_mode "$ifc"
 # (not "n": lib.sh's wait_for counts with it)
 for pairs in 1 8 64; do
     rm -f /tmp/stream-stop
-    before=$(suspend_counts)
+    before=$(suspend_counts) || fail "cannot read the suspend counts"
     rdma-stream irdma0 "$gid" --qps "$pairs" --until-file /tmp/stream-stop > /tmp/stream.out 2>&1 &
     pid=$!
     wait_for "grep -q '^rdma-stream: $pairs qps running' /tmp/stream.out" 30 ||
