@@ -201,18 +201,61 @@ wait_tcp_listen() {
     wait_for "grep -qs ':$(printf %04X "$1") [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6" "$2"
 }
 
-# Check rdma-verify's output (file $1, exit status $2): the summary line's counts must match the
-# check lines above it and nothing may have failed ("na" lines, for what the device says it
-# cannot do, count as neither). Prints the summary.
+# The checks rdma-verify (guest-tests/rdma-verify.c, its checks[] and check_sizes) runs without
+# --quick, in order, as "ok NAME" or (named in $3, checks the responder's device does not offer)
+# "na NAME": $1 is the requester QP's max_inline_data, $2 the UD message size (the path MTU).
+rdma_verify_expected() {
+    inl=$1 ud=$2 na=" $3 "
+    {
+    for c in rc-send rc-send-imm rc-write rc-write-imm rc-read; do
+        for sz in 1 2 63 64 4095 4096 4097 65536 1048576 4194304; do echo "$c-$sz"; done
+    done
+    for c in rc-send-inline rc-write-inline; do
+        echo "$c-1"; echo "$c-$((inl / 2))"; echo "$c-$inl"
+    done
+    echo rc-send-sge2x4; echo rc-send-sge3x3; echo rc-send-imm-sge4x2; echo rc-write-sge3
+    echo rc-read-sge4
+    for c in ud-send ud-send-imm; do
+        echo "$c-1"; echo "$c-64"; echo "$c-$ud"
+    done
+    echo mw-write; echo err-write-bad-rkey; echo err-write-beyond-mr
+    echo err-read-no-remote-read; echo err-flush
+    } | while read -r name; do
+        case "$na" in *" $name "*) echo "na $name" ;; *) echo "ok $name" ;; esac
+    done
+}
+
+# The rdma-verify checks a responder device $1 does not offer on this kernel: they must report
+# n/a, every other check must pass. The one place for per-kernel expectations. 6.1 (and 6.12):
+# irdma and rxe offer all. 7.x irdma registers alloc_mw only on gen3 (E810 is gen2).
+rdma_verify_na_lines() {
+    case "$(uname -r)@$1" in
+        7.*@irdma*) echo mw-write ;;
+    esac
+}
+
+# Check rdma-verify's output (file $1, exit status $2): exactly the expected checks in order
+# (rdma_verify_expected for its header's inline size and device, UD messages up to the 1024-byte
+# path MTU of a 1500-byte netdev), each "ok" or, for what rdma_verify_na_lines names, "na"; the
+# summary line's counts match. Prints the summary.
 rdma_verify_result() {
-    summary=$(grep -E '^rdma-verify: [0-9]+ ok, [0-9]+ failed$' "$1") || fail "rdma-verify printed no summary"
+    summary=$(grep -E '^rdma-verify: [0-9]+ ok, [0-9]+ failed$' "$1") || fail "rdma-verify printed no summary (exit $2)"
     ok=$(echo "$summary" | awk '{ print $2 }')
     failed=$(echo "$summary" | awk '{ print $4 }')
     [ "$ok" = "$(grep -c '^ok ' "$1")" ] || fail "summary says $ok ok, the lines say otherwise"
     [ "$failed" = "$(grep -c '^FAIL ' "$1")" ] || fail "summary says $failed failed, the lines say otherwise"
     [ "$failed" = 0 ] && [ "$2" = 0 ] || fail "rdma-verify: $failed check(s) failed (exit $2)"
-    [ "$ok" -gt 0 ] || fail "rdma-verify ran no check"
-    echo "$summary"
+    set -- "$1" $(sed -n 's/^rdma-verify: requester \([^ ,]*\), responder \([^ ,]*\), max_inline_data \([0-9]*\), UD size \([0-9]*\)$/\1 \2 \3 \4/p' "$1")
+    [ $# = 5 ] || fail "rdma-verify printed no header (requester, responder, inline, UD size)"
+    [ "$4" -ge 64 ] || fail "the requester's QP took max_inline_data $4, less than the 64 asked for"
+    [ "$5" = 1024 ] || fail "UD size $5: the path MTU is not 1024"
+    na=$(rdma_verify_na_lines "$3" | tr '\n' ' ')
+    rdma_verify_expected "$4" 1024 "$na" > /tmp/rdma-verify.want
+    awk '/^(ok|na|FAIL) / { n = $2; sub(/:$/, "", n); print $1, n }' "$1" > /tmp/rdma-verify.got
+    cmp -s /tmp/rdma-verify.want /tmp/rdma-verify.got ||
+        fail "rdma-verify's checks differ from the expected ones (- expected, + reported):
+$(diff /tmp/rdma-verify.want /tmp/rdma-verify.got | grep '^[-+][a-zA-Z]')"
+    echo "$summary; $(wc -l < /tmp/rdma-verify.want) checks as expected (responder $3)"
 }
 
 # Run "$2 $3 ..." in the background as a server that meets its client on TCP port 18515 (as
