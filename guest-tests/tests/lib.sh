@@ -396,6 +396,13 @@ rping_goes_on_and_stop() {
         fail "rping reported: $(grep -iE 'mismatch|error|fail' "/tmp/$1.client" "/tmp/$1.server" | head -3)"
 }
 
+# The kernel will log a line matching the extended regex $1 (all of the line after its
+# timestamp) during this test, and that is right: the harness, which fails a test for any
+# oops, BUG, WARNING, ... line in the kernel log (scripts/run-guest.py KLOG_BAD), excuses it.
+expect_klog() {
+    echo "@@EXPECT-KLOG $1"
+}
+
 # Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them.
 kernel_oops_lines() {
     dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic|soft lockup|blocked for more than"
