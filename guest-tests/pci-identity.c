@@ -141,7 +141,8 @@ int main(int argc, char **argv)
         unsigned sd = pci_read_word(dev, PCI_SUBSYSTEM_ID);
 
         unsigned rev = pci_read_byte(dev, PCI_REVISION_ID);
-        unsigned cls = pci_read_word(dev, PCI_CLASS_DEVICE) << 8 | pci_read_byte(dev, PCI_CLASS_PROG);
+        unsigned cls = pci_read_word(dev, PCI_CLASS_DEVICE) << 8 |
+                       pci_read_byte(dev, PCI_CLASS_PROG);
 
         printf("subsystem %04x:%04x revision %02x class %06x\n", sv, sd, rev, cls);
         check_u64("revision", rev, want.revision);

@@ -33,8 +33,9 @@ MAC_RE = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
 # A kernel log line (console or dmesg): optional <level>, the printk timestamp, the text.
 KLOG_LINE = re.compile(r"^(?:<\d+>)?\[\s*\d+\.\d+\] (.*)$")
 # Kernel log lines that fail the test they appear in (unless it expects them).
-KLOG_BAD = re.compile(r"Oops|BUG:|WARNING:|KASAN|UBSAN|Kernel panic|general protection fault|"
-                      r"soft lockup|hung task|blocked for more than \d+ seconds|"
+KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel panic|"
+                      r"general protection fault|soft lockup|hung task|"
+                      r"blocked for more than \d+ seconds|"
                       r"rcu_sched self-detected stall|rcu: INFO|rcu_preempt detected stall|"
                       r"list_add corruption|list_del corruption")
 

@@ -103,6 +103,9 @@ expect("... and t2's reasons name the line",
        {t: [w for w in why[t] if "page fault" in w] for t in why}, ["t2"])
 expect("QEMU's exit status 1 fails every test",
        boot(guest(run_of("t1"), run_of("t2")), rc=1), ["t1", "t2"])
+expect("DEBUG: is not BUG:, a warning is not a WARNING:",
+       boot(guest(run_of("t1", klog=["ice 0000:01:00.0: DEBUG: x", "ACPI Warning: y"]),
+                  run_of("t2"))), [])
 expect("a test's own output is not the kernel log",
        boot(guest(run_of("t1", out=["[ 1.0] WARNING: quoted"]), run_of("t2"))), [])
 print(f"run-guest verdicts: {failures} wrong")
