@@ -2,9 +2,11 @@
  * pci-identity: reads the irdma-sim function's PCI identity with libpci, the way the kernel
  * sees it, and compares it with what the harness says the device must be.
  *
- *   pci-identity --vendor 0x8086 --device 0x1593 --bar0 33554432 --bar3 65536 \
- *                --msix 1024 --dsn 5254000012345678 [--subsys 8086:0002]
+ *   pci-identity --vendor 0x8086 --device 0x1593 --revision 0x02 --class 0x020000 \
+ *                --bar0 33554432 --bar3 65536 --msix 1024 --msix-table 0 --msix-pba 0x8000 \
+ *                --dsn 5254000012345678 [--subsys 8086:0002]
  *
+ * Every option but --subsys is required: the MSI-X table and PBA are offsets in BAR3.
  * Prints every field it read, then "OK" or one "MISMATCH ..." line per difference; exit 0 only
  * when all match.
  */
@@ -25,7 +27,7 @@
 
 struct expect {
     unsigned vendor, device, subsys_vendor, subsys_device;
-    uint64_t bar0, bar3, dsn;
+    uint64_t revision, class, bar0, bar3, dsn, msix_table, msix_pba;
     unsigned msix;
 };
 
@@ -66,14 +68,20 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         { "vendor", 1, NULL, 'v' }, { "device", 1, NULL, 'd' }, { "bar0", 1, NULL, '0' },
         { "bar3", 1, NULL, '3' }, { "msix", 1, NULL, 'm' }, { "dsn", 1, NULL, 's' },
-        { "subsys", 1, NULL, 'S' }, { NULL, 0, NULL, 0 },
+        { "subsys", 1, NULL, 'S' }, { "revision", 1, NULL, 'r' }, { "class", 1, NULL, 'c' },
+        { "msix-table", 1, NULL, 't' }, { "msix-pba", 1, NULL, 'p' }, { NULL, 0, NULL, 0 },
     };
+    const char *required = "v" "d" "0" "3" "m" "s" "r" "c" "t" "p";
+    char given[16] = "";
     struct expect want = { .vendor = 0x8086, .device = 0x1593 };
     struct pci_access *pacc;
     struct pci_dev *dev, *found = NULL;
     int c, have_subsys = 0;
 
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (strlen(given) < sizeof(given) - 1) {
+            given[strlen(given)] = c;
+        }
         switch (c) {
         case 'v': want.vendor = parse_u64(optarg, "vendor"); break;
         case 'd': want.device = parse_u64(optarg, "device"); break;
@@ -81,6 +89,10 @@ int main(int argc, char **argv)
         case '3': want.bar3 = parse_u64(optarg, "bar3"); break;
         case 'm': want.msix = parse_u64(optarg, "msix"); break;
         case 's': want.dsn = parse_hex(optarg, "dsn"); break;
+        case 'r': want.revision = parse_u64(optarg, "revision"); break;
+        case 'c': want.class = parse_u64(optarg, "class"); break;
+        case 't': want.msix_table = parse_u64(optarg, "msix-table"); break;
+        case 'p': want.msix_pba = parse_u64(optarg, "msix-pba"); break;
         case 'S':
             if (sscanf(optarg, "%x:%x", &want.subsys_vendor, &want.subsys_device) != 2) {
                 fprintf(stderr, "pci-identity: bad value '%s' for --subsys\n", optarg);
@@ -89,6 +101,16 @@ int main(int argc, char **argv)
             have_subsys = 1;
             break;
         default:
+            return 2;
+        }
+    }
+    for (const char *r = required; *r; r++) {
+        if (!strchr(given, *r)) {
+            for (const struct option *o = opts; o->name; o++) {
+                if (o->val == *r) {
+                    fprintf(stderr, "pci-identity: --%s is required\n", o->name);
+                }
+            }
             return 2;
         }
     }
@@ -118,7 +140,13 @@ int main(int argc, char **argv)
         unsigned sv = pci_read_word(dev, PCI_SUBSYSTEM_VENDOR_ID);
         unsigned sd = pci_read_word(dev, PCI_SUBSYSTEM_ID);
 
-        printf("subsystem %04x:%04x revision %02x\n", sv, sd, pci_read_byte(dev, PCI_REVISION_ID));
+        unsigned rev = pci_read_byte(dev, PCI_REVISION_ID);
+        unsigned cls = pci_read_word(dev, PCI_CLASS_DEVICE) << 8 |
+                       pci_read_byte(dev, PCI_CLASS_PROG);
+
+        printf("subsystem %04x:%04x revision %02x class %06x\n", sv, sd, rev, cls);
+        check_u64("revision", rev, want.revision);
+        check_u64("class", cls, want.class);
         if (have_subsys) {
             check_u64("subsystem vendor", sv, want.subsys_vendor);
             check_u64("subsystem device", sd, want.subsys_device);
@@ -157,6 +185,8 @@ int main(int argc, char **argv)
             check_u64("msix vectors", (flags & PCI_MSIX_TABSIZE) + 1, want.msix);
             check_u64("msix table bar", table & PCI_MSIX_BIR, 3);
             check_u64("msix pba bar", pba & PCI_MSIX_BIR, 3);
+            check_u64("msix table offset", table & ~PCI_MSIX_BIR, want.msix_table);
+            check_u64("msix pba offset", pba & ~PCI_MSIX_BIR, want.msix_pba);
         } else {
             printf("MISMATCH no MSI-X capability\n");
             mismatches++;

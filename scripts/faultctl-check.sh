@@ -23,13 +23,38 @@ check() {       # check NAME COMMAND...: the command succeeds
         echo "FAIL    faultctl: $name: $(head -c 400 "$tmp/out")"; failed=$((failed + 1))
     fi
 }
+refused() {     # refused NAME MESSAGE COMMAND...: the command exits 1..123 (not killed, not
+                # timed out), without a Python traceback, and says MESSAGE on stderr
+    local name=$1 want=$2 rc
+    shift 2
+    "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    if [ "$rc" -ge 1 ] && [ "$rc" -le 123 ] && ! grep -q '^Traceback' "$tmp/err" &&
+        grep -qF -- "$want" "$tmp/err"; then
+        echo "PASS    faultctl: $name"; passed=$((passed + 1))
+    else
+        echo "FAIL    faultctl: $name: exit $rc, want a refusal saying '$want': $(head -c 400 "$tmp/err")"
+        failed=$((failed + 1))
+    fi
+}
+prints() {      # prints NAME WANT COMMAND...: the command succeeds and prints exactly WANT
+    local name=$1 want=$2 rc
+    shift 2
+    "$@" > "$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ]; then
+        echo "PASS    faultctl: $name"; passed=$((passed + 1))
+    else
+        echo "FAIL    faultctl: $name: exit $rc, printed '$(head -c 400 "$tmp/out")', want '$want'"
+        failed=$((failed + 1))
+    fi
+}
 ctl() { python3 "$here/faultctl.py" "$sock" "$@"; }
 
 printf '[rule a]\non = cqp NOP\naction = drop\nevry = 2\n' > "$tmp/bad.plan"
-"$qemu" -M pc -S -display none -nodefaults -device "irdma-sim,id=nic0,faults=$tmp/bad.plan" \
-    > "$tmp/start.out" 2>&1
-check "a bad plan at start stops QEMU naming file and line" \
-    grep -qF "$tmp/bad.plan:4: [rule a] evry: unknown key" "$tmp/start.out"
+refused "a bad plan at start stops QEMU naming file and line" \
+    "$tmp/bad.plan:4: [rule a] evry: unknown key" \
+    timeout 60 "$qemu" -M pc -S -display none -nodefaults -device "irdma-sim,id=nic0,faults=$tmp/bad.plan"
 
 "$qemu" -M pc -S -display none -nodefaults -device irdma-sim,id=nic0 \
     -qmp "unix:$sock,server=on,wait=off" > "$tmp/qemu.out" 2>&1 &
@@ -37,14 +62,13 @@ qpid=$!
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 
 check "load a plan" ctl load "$plans/hmc-error.plan"
-check "the plan is installed" sh -c "python3 '$here/faultctl.py' '$sock' plan | grep -qx '$plans/hmc-error.plan'"
-check "a bad plan is refused with file and line" \
-    sh -c "! python3 '$here/faultctl.py' '$sock' load '$tmp/bad.plan' 2> '$tmp/err'; grep -qF 'bad.plan:4: [rule a] evry: unknown key' '$tmp/err'"
-check "the running plan stays after a refused one" \
-    sh -c "python3 '$here/faultctl.py' '$sock' plan | grep -qx '$plans/hmc-error.plan'"
-check "the fault log is empty (nothing ran)" sh -c "[ -z \"\$(python3 '$here/faultctl.py' '$sock' log)\" ]"
+prints "the plan is installed" "$plans/hmc-error.plan" ctl plan
+refused "a bad plan is refused with file and line" "bad.plan:4: [rule a] evry: unknown key" \
+    ctl load "$tmp/bad.plan"
+prints "the running plan stays after a refused one" "$plans/hmc-error.plan" ctl plan
+prints "the fault log is empty (nothing ran)" "" ctl log
 check "clear" ctl clear
-check "no plan after clear" sh -c "[ -z \"\$(python3 '$here/faultctl.py' '$sock' plan)\" ]"
+prints "no plan after clear" "" ctl plan
 cp "$plans/hmc-error.plan" "$plans/suspend-ae-lost.plan" "$tmp/"
 printf '# a timeline\n+0 load hmc-error.plan\n+0.3 load suspend-ae-lost.plan\n+0.2 clear\n' \
     > "$tmp/steps"
@@ -52,13 +76,10 @@ check "a timeline runs its steps" sh -c "python3 '$here/faultctl.py' '$sock' run
 check "... in order, saying each" sh -c "grep -c '^faultctl: ' '$tmp/steps.out' | grep -qx 3 &&
     sed -n 2p '$tmp/steps.out' | grep -q '^faultctl: load .*/suspend-ae-lost.plan' &&
     tail -n 1 '$tmp/steps.out' | grep -qx 'faultctl: clear'"
-check "... and leaves no plan" sh -c "[ -z \"\$(python3 '$here/faultctl.py' '$sock' plan)\" ]"
+prints "... and leaves no plan" "" ctl plan
 printf '+1 load\n' > "$tmp/bad-steps"
-check "a bad timeline is refused with its line" \
-    sh -c "! python3 '$here/faultctl.py' '$sock' run '$tmp/bad-steps' 2> '$tmp/err'; grep -qF 'bad-steps:1:' '$tmp/err'"
-check "a missing plan is refused" \
-    sh -c "! python3 '$here/faultctl.py' '$sock' load '$tmp/none.plan' 2> '$tmp/err'; grep -qF 'none.plan does not exist' '$tmp/err'"
-check "a wrong device id is refused" \
-    sh -c "! python3 '$here/faultctl.py' '$sock' --device nic9 clear 2> '$tmp/err'; grep -q 'nic9' '$tmp/err'"
+refused "a bad timeline is refused with its line" "bad-steps:1:" ctl run "$tmp/bad-steps"
+refused "a missing plan is refused" "none.plan does not exist" ctl load "$tmp/none.plan"
+refused "a wrong device id is refused" "nic9" ctl --device nic9 clear
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

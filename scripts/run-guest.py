@@ -4,6 +4,13 @@
 The guest's /init runs the tests named on the kernel command line and reports on the serial
 console (see guest-tests/init). This harness starts QEMU, timestamps every serial line into a
 log file, parses the @@ markers, prints one line per test and then "N passed, N failed".
+A test passes only if it reported PASS and its boot was sound: QEMU exited 0, /init got to
+@@DONE, and the kernel log (console lines and the @@DMESG block) has no line of an oops, BUG,
+WARNING, sanitizer report, hung task, RCU stall or list corruption (KLOG_BAD) that the test
+did not declare with "@@EXPECT-KLOG <regex>" (the regex matching the whole line, timestamp
+removed). A kernel line is the test's when it appeared while the test ran (/init marks each
+test's start and end in the kernel log), else every test's of the boot. Each such test is
+reported again as FAIL, naming the line, and counted as failed.
 Exit status: 0 only if every requested test passed.
 """
 import argparse
@@ -23,6 +30,14 @@ from qmp import Qmp                                # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(REPO, "build")
 MAC_RE = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
+# A kernel log line (console or dmesg): optional <level>, the printk timestamp, the text.
+KLOG_LINE = re.compile(r"^(?:<\d+>)?\[\s*\d+\.\d+\] (.*)$")
+# Kernel log lines that fail the test they appear in (unless it expects them).
+KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel panic|"
+                      r"general protection fault|soft lockup|hung task|"
+                      r"blocked for more than \d+ seconds|"
+                      r"rcu_sched self-detected stall|rcu: INFO|rcu_preempt detected stall|"
+                      r"list_add corruption|list_del corruption")
 
 
 def parse_args(argv):
@@ -168,6 +183,10 @@ class Guest:
         self.results, self.marks = {}, {}
         self.buf = b""
         self.in_dmesg = False
+        self.running = None           # the test between its @@BEGIN and @@RESULT (console)
+        self.klog_test = None         # the test between its kernel-log marks (@@DMESG block)
+        self.klog_bad = []            # [(test or None, line)]: KLOG_BAD lines, in order
+        self.klog_expect = {}         # test: [the regexes of its @@EXPECT-KLOG lines]
         self.proc = None
         self.log = None
 
@@ -241,6 +260,7 @@ class Guest:
                 self.proc.stdin.flush()
             except OSError:
                 pass
+        self.klog_scan(line)
         m = re.search(r"@@(INIT|DONE)\b", line)
         if m:
             self.marks[m.group(1)] = now
@@ -252,6 +272,62 @@ class Guest:
             print(f"{m.group(2):7} {tag}{m.group(1)} {m.group(3)}".rstrip(), flush=True)
         elif not self.a.quiet and not self.in_dmesg and not line.startswith("@@DMESG"):
             print(f"  {tag}| " + line, flush=True)
+
+    def klog_scan(self, line):
+        """Follows which test runs, collects the tests' @@EXPECT-KLOG regexes and the kernel
+        log's KLOG_BAD lines with the test they belong to."""
+        m = re.match(r"@@BEGIN (\S+)", line)
+        if m:
+            self.running = m.group(1)
+        elif line.startswith("@@RESULT "):
+            self.running = None
+        m = re.match(r"\[(\S+)\] @@EXPECT-KLOG (.*)$", line)
+        if m:
+            self.klog_expect.setdefault(m.group(1), []).append(m.group(2))
+        m = KLOG_LINE.match(line)
+        if not m:
+            return
+        text = m.group(1)
+        if self.in_dmesg:
+            mark = re.match(r"@@TEST-(BEGIN|END) (\S+)$", text)
+            if mark:
+                self.klog_test = mark.group(2) if mark.group(1) == "BEGIN" else None
+                return
+            test = self.klog_test
+        else:
+            test = self.running
+        if KLOG_BAD.search(text) and (test, text) not in self.klog_bad:
+            self.klog_bad.append((test, text))
+
+    def klog_expected(self, test, text):
+        for pattern in self.klog_expect.get(test, []):
+            try:
+                if re.fullmatch(pattern, text):
+                    return True
+            except re.error:
+                pass                    # verdicts() fails the test for its bad regex
+        return False
+
+    def verdicts(self, rc):
+        """{test: [why it failed although it may have reported PASS]} for the whole boot."""
+        why = {t: [] for t in self.tests}
+        for t, patterns in self.klog_expect.items():
+            for pattern in patterns:
+                try:
+                    re.compile(pattern)
+                except re.error as e:
+                    why.setdefault(t, []).append(f"bad @@EXPECT-KLOG {pattern!r}: {e}")
+        for test, text in self.klog_bad:
+            for t in [test] if test in why else self.tests:
+                if not self.klog_expected(t, text):
+                    why[t].append(f"kernel log: {text}")
+        if "DONE" not in self.marks:
+            for t in self.tests:
+                why[t].append("the guest never got to @@DONE (crash or hang)")
+        if rc != 0:
+            for t in self.tests:
+                why[t].append(f"qemu exit {rc}")
+        return why
 
     def report_props(self):
         """The device properties to print when the guest is done: --qom-report's, and under
@@ -294,6 +370,14 @@ class Guest:
             if t not in self.results:
                 why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
                 print(f"FAIL    {tag}{t} no result: {why}")
+        why = self.verdicts(rc)
+        for t in self.tests:
+            if why[t]:
+                was = self.results.get(t, ("no result",))[0]
+                more = f" (and {len(why[t]) - 3} more)" if len(why[t]) > 3 else ""
+                print(f"FAIL    {tag}{t} (reported {was}): {'; '.join(why[t][:3])}{more}")
+                if was == "PASS":
+                    self.results[t] = ("FAIL", why[t][0])
         if "INIT" in self.marks:
             done = f", tests done at {self.marks['DONE']:.2f} s" if "DONE" in self.marks else ""
             print(f"boot{' ' + self.name if tag else ''}: /init at {self.marks['INIT']:.2f} s"

@@ -5,7 +5,7 @@ slot=$(irdma_sim_slot) || fail "no irdma-sim function on the bus"
 echo "== the device"
 lspci -nn -vv -s "$slot" | head -n 30
 echo "== ice probes it"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 dmesg | grep -E "ice $slot|ice:" | grep -v "firmware: failed to load intel/ice/ddp/ice-"
 ethtool -i "$ifc"
 devlink dev info "pci/$slot"

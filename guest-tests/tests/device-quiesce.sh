@@ -4,8 +4,8 @@
 . /tests/lib.sh
 rmmod irdma 2>/dev/null
 rmmod ice || fail "rmmod ice failed"
-dev=/sys/bus/pci/devices/$(irdma_sim_slot)
-[ "$dev" != /sys/bus/pci/devices/ ] || fail "no irdma-sim PCI function"
+slot=$(irdma_sim_slot) || fail "no irdma-sim PCI function"
+dev=/sys/bus/pci/devices/$slot
 [ ! -e "$dev/driver" ] || fail "$dev is still bound to $(basename "$(readlink "$dev/driver")")"
 cmd=$(od -An -tx2 -j4 -N2 "$dev/config" | tr -d ' ')
 [ $((0x$cmd & 0x4)) = 0 ] || fail "bus mastering still on (command 0x$cmd)"

@@ -5,9 +5,9 @@
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 fault_plan suspend-ae-late
-t0=$(uptime_s)
+t0=$(uptime_s) || fail "no uptime"
 rdma_sqd_checks idle
-t1=$(uptime_s)
+t1=$(uptime_s) || fail "no uptime"
 took_at_least "$t1" "$t0" 2 || fail "SQD returned before its AE arrived"
 expect_faults_logged 'suspend-ae-late ae 0x900 qp=[0-9]* delay 1600000000' 1
 fault_test_done

@@ -6,10 +6,10 @@
 # and the third goes through: no warning, the agent off. The plan fired exactly 5 times; with it gone the agent turns on and
 # off again without a warning.
 . /tests/lib.sh
-ifc=$(irdma_up)
+ifc=$(irdma_up) || fail "irdma0 did not come up"
 # The agent is off after ice's probe here: on first, so that "off" sends the stop command.
 ethtool --set-priv-flags "$ifc" fw-lldp-agent on || fail "ethtool failed to turn the LLDP agent on"
-warned=$(dmesg_count "Fail to stop LLDP agent")
+warned=$(dmesg_count "Fail to stop LLDP agent") || fail "cannot count ice's warnings"
 fault_plan aq-lldp-stop-error
 ethtool --set-priv-flags "$ifc" fw-lldp-agent off || fail "ethtool failed to turn the LLDP agent off"
 [ "$(dmesg_count "Fail to stop LLDP agent")" = $((warned + 1)) ] ||

@@ -4,10 +4,12 @@
 # ice resets and rebuilds, irdma0 comes back active and every control verb works, and the
 # kernel did not oops. (irdma 6.1 WARNs twice, in uverbs_destroy_ufile_hw and
 # rdma_restrack_clean: the reset unplugs the device while verbs-ctrl's PD and MRs are still
-# open and their destroy commands fail during the reset. That is the driver's own path.)
+# open and their destroy commands fail during the reset. That is the driver's own path, declared
+# to the harness with expect_klog_reset_under_verbs; any other WARNING fails the test.)
 . /tests/lib.sh
+expect_klog_reset_under_verbs
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
-rebuilt=$(vsi_rebuilds)
+rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
 fault_plan cqp-create-cq-lost
 verbs-ctrl irdma0 "$gid" > /tmp/fault-cqpto-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_CQ never completed"
 cat /tmp/fault-cqpto-1.out

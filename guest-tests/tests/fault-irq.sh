@@ -5,7 +5,7 @@
 # ice report nothing, no oops.
 . /tests/lib.sh
 rdma_dev_up irdma0 > /dev/null
-ip=$(rdma_dev_ip irdma0)
+ip=$(rdma_dev_ip irdma0) || fail "no address for irdma0"
 mark=$(dmesg | wc -l)
 fault_plan irq-doubled-late
 rping -s -a "$ip" -C 500 -V > /tmp/fault-irq.server 2>&1 &

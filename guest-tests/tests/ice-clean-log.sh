@@ -3,7 +3,7 @@
 # driver posted were not completed or their interrupt was lost.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 ip link set dev "$ifc" up
 wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc"
 # Traffic the stack sends on its own (IPv6 DAD/MLD, ARP) plus some of ours.

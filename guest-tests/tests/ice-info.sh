@@ -2,7 +2,7 @@
 # and DDP versions, the board id, the serial number (the DSN) and the 25G port.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 info=$(ethtool -i "$ifc") || fail "ethtool -i failed"
 echo "$info"
 echo "$info" | grep -qx "driver: ice" || fail "ethtool -i: driver is not ice"
@@ -10,7 +10,8 @@ echo "$info" | grep -qx "firmware-version: 4.30 0x8001e810 1.3430.0" || fail "et
 echo "$info" | grep -qx "bus-info: $slot" || fail "ethtool -i: bus-info"
 dl=$(devlink dev info "pci/$slot") || fail "devlink dev info failed"
 echo "$dl"
-for want in "serial_number $(dsn_of_mac "$T_mac" | sed 's/\(..\)/\1-/g; s/-$//')" \
+dsn=$(dsn_of_mac "${T_mac:-}") || fail "the harness passed no MAC (t.mac)"
+for want in "serial_number $(echo "$dsn" | sed 's/\(..\)/\1-/g; s/-$//')" \
             "board.id SIM810-000" "fw.mgmt 7.2.3" "fw.mgmt.api 1.7.9" "fw.undi 1.3430.0" \
             "fw.psid.api 4.30" "fw.bundle_id 0x8001e810" "fw.app.name irdma-sim synthetic DDP" \
             "fw.app 1.3.99.0" "fw.netlist 4.30.2000-3.1d.0"; do

@@ -2,7 +2,7 @@
 # 25G and sends link events); an IPv4 address can be added.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 ip link set dev "$ifc" up || fail "ip link set up failed"
 wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc"
 wait_dmesg "ice $slot $ifc: NIC Link is up 25 Gbps Full Duplex" 10 || fail "ice did not log link up"

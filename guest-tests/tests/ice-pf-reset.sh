@@ -3,7 +3,7 @@
 # address stay, the carrier comes back.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 ip link set dev "$ifc" up
 before=$(dmesg | grep -c "ice $slot: VSI rebuilt. VSI index 0, type ICE_VSI_PF")
 echo 1 > "/sys/bus/pci/devices/$slot/reset" || fail "writing the reset attribute failed"

@@ -3,7 +3,7 @@
 # and no ice line reports a failure.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 echo "netdev $ifc on $slot"
 dmesg | grep -q "ice $slot: The DDP package was successfully loaded: irdma-sim synthetic DDP version 1.3.99.0" ||
     fail "the DDP package did not load"

@@ -6,8 +6,8 @@ ice_up "$slot" > /dev/null
 for round in 1 2; do
     loaded=$(dmesg | grep -c "ice $slot: The DDP package was successfully loaded")
     rmmod ice || fail "round $round: rmmod ice failed"
-    [ -z "$(ice_netdev "$slot")" ] || fail "round $round: netdev still there after rmmod"
-    ifc=$(ice_up "$slot")
+    ! ice_netdev "$slot" > /dev/null || fail "round $round: netdev still there after rmmod"
+    ifc=$(ice_up "$slot") || fail "round $round: ice did not come back"
     [ "$(dmesg | grep -c "ice $slot: The DDP package was successfully loaded")" -gt "$loaded" ] ||
         fail "round $round: the probe did not load the package again"
     ip link set dev "$ifc" up

@@ -6,7 +6,7 @@
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
 [ -d /sys/module/ice ] && { rmmod irdma 2> /dev/null; rmmod ice || fail "rmmod ice failed"; }
 modprobe udp_tunnel || fail "modprobe udp_tunnel failed"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 ip link set dev "$ifc" up
 tables=$(ethtool --show-tunnels "$ifc") || fail "ethtool --show-tunnels failed"
 echo "$tables" | grep -q "vxlan" || fail "no VXLAN port table: $tables"

@@ -3,7 +3,7 @@
 # the carrier down and up again.
 . /tests/lib.sh
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
-ifc=$(ice_up "$slot")
+ifc=$(ice_up "$slot") || fail "ice did not come up"
 ip link set dev "$ifc" up
 wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc"
 ups=$(dmesg | grep -c "ice $slot $ifc: NIC Link is up")

@@ -3,7 +3,7 @@
 # device is the pair's NIC's: rxe0 on virtio-net (--nic virtio), irdma0 on irdma-sim; RDMA_DEV
 # overrides it.
 . /tests/lib.sh
-ifc=$(pair_up)
+ifc=$(pair_up) || fail "the pair did not come up"
 case "${T_nic:-irdma-sim}" in
     virtio) dev=${RDMA_DEV:-rxe0} ;;
     *) dev=${RDMA_DEV:-irdma0} ;;

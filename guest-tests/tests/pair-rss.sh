@@ -2,7 +2,7 @@
 # device hashes each flow (Toeplitz over addresses and ports with the key and LUT ice
 # programmed) to one of its queues, so more than one Rx queue must have carried traffic.
 . /tests/lib.sh
-ifc=$(pair_up)
+ifc=$(pair_up) || fail "the pair did not come up"
 nq=$(ls -d "/sys/class/net/$ifc/queues/rx-"* | wc -l)
 [ "$nq" -ge 2 ] || fail "$ifc has $nq Rx queue(s); RSS needs 2 or more"
 for i in $(seq 1 16); do

@@ -1,7 +1,7 @@
 # 802.1Q between the two guests: ice offloads VLAN insertion (Tx descriptors' IL2TAG1) and
 # stripping (the VSI's inner VLAN mode, tag reported in the Rx descriptor); ping over VLAN 100.
 . /tests/lib.sh
-ifc=$(pair_up)
+ifc=$(pair_up) || fail "the pair did not come up"
 ethtool -k "$ifc" | grep -q "rx-vlan-offload: on" || fail "VLAN stripping is not on"
 ethtool -k "$ifc" | grep -q "tx-vlan-offload: on" || fail "VLAN insertion is not on"
 ip link add link "$ifc" name "$ifc.100" type vlan id 100 || fail "cannot create VLAN 100"

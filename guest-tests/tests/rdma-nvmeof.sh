@@ -7,7 +7,7 @@
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
 rdma_dev_up "$dev" > /dev/null
-ip=$(rdma_dev_ip "$dev")
+ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
 nqn=irdma-sim-nvmeof-test
 cfg=/sys/kernel/config/nvmet
 modprobe nvmet-rdma && modprobe nvme-rdma || fail "cannot load nvmet-rdma / nvme-rdma"

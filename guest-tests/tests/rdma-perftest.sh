@@ -5,8 +5,8 @@
 # rxe-perftest.sh.
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
-gid=$(rdma_dev_up "$dev")
-ip=$(rdma_dev_ip "$dev")
+gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
+ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
 for tool in $(echo "${T_perftest:-ib_send_bw,ib_write_bw,ib_read_bw,ib_write_lat,ib_send_lat}" | tr ',' ' '); do
     case "$tool" in
         *_bw) perftest_run "$tool" "$dev" "$gid" "$ip" 65536 200 ;;

@@ -3,8 +3,8 @@
 # bytes (2 x size x iterations). RDMA_DEV: irdma0 by default, rxe0 from rxe-pingpong.sh.
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
-gid=$(rdma_dev_up "$dev")
-ip=$(rdma_dev_ip "$dev")
+gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
+ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
 iters=200
 for spec in "ibv_rc_pingpong 4096" "ibv_ud_pingpong 512"; do
     set -- $spec

@@ -4,7 +4,7 @@
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
 rdma_dev_up "$dev" > /dev/null
-ip=$(rdma_dev_ip "$dev")
+ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
 count=50
 timeout 60 rping -s -a "$ip" -C "$count" -V -v > /tmp/rping.server 2>&1 &
 srv=$!

@@ -5,8 +5,9 @@
 # suspend and its AE for each SQD and no RESUME_QP (back to RTS is a MODIFY_QP), and irdma
 # logged no suspend timeout or error.
 . /tests/lib.sh
-before=$(suspend_counts)
+before=$(suspend_counts) || fail "cannot read the suspend counts"
 rdma_sqd_checks
-set -- $before $(suspend_counts)
+after=$(suspend_counts) || fail "cannot read the suspend counts"
+set -- $before $after
 [ $(($4 - $1)) = 2 ] && [ $(($5 - $2)) = 2 ] && [ $(($6 - $3)) = 0 ] ||
     fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want 2, 2, 0"

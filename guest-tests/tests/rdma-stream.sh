@@ -5,7 +5,7 @@
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
 qps=${T_qps:-8}
-gid=$(rdma_dev_up "$dev")
+gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
 rdma-stream "$dev" "$gid" --qps "$qps" --seconds 20 > /tmp/rdma-stream.out 2>&1
 rc=$?
 cat /tmp/rdma-stream.out

@@ -4,7 +4,7 @@
 # (loopback). RDMA_DEV names the device: irdma0 by default, rxe0 from rxe-verify.sh.
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
-gid=$(rdma_dev_up "$dev")
+gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
 rdma-verify loop "$dev" "$gid" > /tmp/rdma-verify.out 2>&1
 rc=$?
 cat /tmp/rdma-verify.out

@@ -9,14 +9,14 @@
 # and resumed at most as many; irdma and ice logged no error.
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
-ifc=$(ice_netdev "$(irdma_sim_slot)")
+ifc=$(irdma_sim_netdev) || fail "no netdev on irdma-sim"
 dcb_sw_mode "$ifc"
 rm -f /tmp/churn-stop
 rdma-stream irdma0 "$gid" --qps 4 --until-file /tmp/churn-stop > /tmp/churn-stream.out 2>&1 &
 stream=$!
 wait_for "grep -q '^rdma-stream: 4 qps running' /tmp/churn-stream.out" 30 ||
     { cat /tmp/churn-stream.out; fail "rdma-stream never got going"; }
-before=$(suspend_counts)
+before=$(suspend_counts) || fail "cannot read the suspend counts"
 qp-churn irdma0 "$gid" --until-file /tmp/churn-stop > /tmp/churn.out 2>&1 &
 churn=$!
 tc_cycle "$ifc" 3
@@ -30,7 +30,8 @@ set -- $(sed -n 's/^qp-churn: \([0-9]*\) loops, \([0-9]*\) created, \([0-9]*\) r
 [ "$rc" = 0 ] && [ "$5" = 0 ] || fail "qp-churn failed (exit $rc)"
 [ "$2" = "$4" ] || fail "qp-churn created $2 QPs but destroyed $4"
 [ "$3" -gt 0 ] || fail "no churned QP reached RTS during the changes"
-set -- $before $(suspend_counts)
+after=$(suspend_counts) || fail "cannot read the suspend counts"
+set -- $before $after
 echo "$TC_CHANGES TC changes: device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs," \
      "$(($6 - $3)) resumes"
 [ $(($4 - $1)) -ge $((TC_CHANGES * 9)) ] && [ $(($5 - $2)) = $(($4 - $1)) ] &&

@@ -8,10 +8,10 @@
 # or error and ice committed every change.
 . /tests/lib.sh
 rdma_dev_up irdma0 > /dev/null
-ip=$(rdma_dev_ip irdma0)
-ifc=$(ice_netdev "$(irdma_sim_slot)")
+ip=$(rdma_dev_ip irdma0) || fail "no address for irdma0"
+ifc=$(irdma_sim_netdev) || fail "no netdev on irdma-sim"
 dcb_sw_mode "$ifc"
-before=$(suspend_counts)
+before=$(suspend_counts) || fail "cannot read the suspend counts"
 rping_start "$ip" tc-rping
 qps=$(rdma resource show qp | grep -c "lqpn")
 tc_cycle "$ifc" 7
