@@ -331,8 +331,8 @@ dcb_sw_mode() {
         rmmod irdma || fail "cannot unload irdma for the channel change"
         ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
         rdma_attach irdma0 "$1"
-        roce_gid_index irdma0 "$(rdma_dev_ip irdma0)" > /dev/null ||
-            fail "irdma0 has no RoCE v2 GID after the reload"
+        ip=$(rdma_dev_ip irdma0) || fail "no address for irdma0"
+        roce_gid_index irdma0 "$ip" > /dev/null || fail "irdma0 has no RoCE v2 GID after the reload"
     else
         ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
     fi
