@@ -39,8 +39,9 @@ int main(int argc, char **argv)
     int gid_index, n;
     void *buf_small, *buf_big;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: verbs-ctrl DEVICE GID_INDEX\n");
+    if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "no-mw"))) {
+        fprintf(stderr, "usage: verbs-ctrl DEVICE GID_INDEX [no-mw]\n"
+                        "  no-mw: the driver must refuse memory windows (EOPNOTSUPP)\n");
         return 2;
     }
     gid_index = atoi(argv[2]);
@@ -64,7 +65,12 @@ int main(int argc, char **argv)
     CHECK("reg mr 1 MiB remote write/read", (big = ibv_reg_mr(pd, buf_big, 1 << 20,
                                                IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
                                                IBV_ACCESS_REMOTE_READ | IBV_ACCESS_MW_BIND)) != NULL);
-    CHECK("alloc mw type 1", (mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1)) != NULL);
+    if (argc == 4) {
+        CHECK("alloc mw type 1 refused (EOPNOTSUPP)",
+              !(mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1)) && errno == EOPNOTSUPP);
+    } else {
+        CHECK("alloc mw type 1", (mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1)) != NULL);
+    }
     CHECK("create cq", (cq = ibv_create_cq(ctx, 256, NULL, NULL, 0)) != NULL);
     if (!pd || !cq) {
         return 1;

@@ -11,7 +11,7 @@ expect_klog_reset_under_verbs
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
 fault_plan cqp-create-cq-lost
-verbs-ctrl irdma0 "$gid" > /tmp/fault-cqpto-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_CQ never completed"
+verbs_ctrl irdma0 "$gid" > /tmp/fault-cqpto-1.out 2>&1 && fail "verbs-ctrl passed while CREATE_CQ never completed"
 cat /tmp/fault-cqpto-1.out
 grep -q "^FAIL create cq: Connection timed out" /tmp/fault-cqpto-1.out ||
     fail "ibv_create_cq did not time out"

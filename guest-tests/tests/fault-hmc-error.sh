@@ -9,7 +9,7 @@ expect_klog_reset_under_verbs
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
 fault_plan hmc-error
-verbs-ctrl irdma0 "$gid" > /tmp/fault-hmc-1.out 2>&1
+verbs_ctrl irdma0 "$gid" > /tmp/fault-hmc-1.out 2>&1
 cat /tmp/fault-hmc-1.out
 wait_for "dmesg | grep -q 'irdma0: HMC Error'" 20 || fail "irdma did not report the HMC error"
 dmesg | grep -q "irdma0: ICE OICR event notification: oicr = 0x" ||
