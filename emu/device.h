@@ -9,11 +9,11 @@
 #define IRDMA_EMU_DEVICE_H
 
 #include <glib.h>
-#include "host.h"
-#include "event.h"
-#include "regs.h"
-#include "timing.h"
-#include "fault.h"
+#include "core/host.h"
+#include "core/event.h"
+#include "core/regs.h"
+#include "core/timing.h"
+#include "core/fault.h"
 
 typedef struct IrdmaDevConfig {
     uint8_t mac[6];

@@ -1,8 +1,8 @@
 /* pf.c - PF identity, reset and NVM status registers (see pf.h). */
 #include "pf.h"
-#include "e810_regs.h"
-#include "intr.h"
-#include "trace.h"
+#include "core/e810_regs.h"
+#include "core/intr.h"
+#include "core/trace.h"
 
 /* All done bits the driver waits for after any reset, PE (RDMA) included. */
 #define ULD_ALL_DONE (GLNVM_ULD_PCIER_DONE_M | GLNVM_ULD_PCIER_DONE_1_M | \

@@ -24,12 +24,12 @@
 #include "trace.h"
 
 #include "emu/device.h"
-#include "emu/fault.h"
-#include "emu/ids.h"
-#include "emu/lan_rx.h"
-#include "emu/lan_tx.h"
-#include "emu/roce.h"
-#include "emu/wire.h"
+#include "emu/core/fault.h"
+#include "emu/core/ids.h"
+#include "emu/lan/lan_rx.h"
+#include "emu/lan/lan_tx.h"
+#include "emu/rdma/roce.h"
+#include "emu/port/wire.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "emu/ddp_format.h"
+#include "emu/fw/ddp_format.h"
 
 typedef struct DdpGenSpec {
     uint8_t ver[DDP_VER_SIZE];            /* metadata section version (what ice reports) */

@@ -2,11 +2,11 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/ceq.h"
-#include "emu/cqp.h"
-#include "emu/hmc.h"
-#include "emu/pe_regs.h"
-#include "emu/e810_regs.h"
+#include "emu/rdma/ceq.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/core/e810_regs.h"
 
 /* Up to a CCQ with CQP SQ of 16 WQEs and @ccq_size CQEs. */
 static void bring_up(unsigned ccq_size)

@@ -6,12 +6,12 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/fault.h"
-#include "emu/cqp.h"
-#include "emu/pe_defs.h"
-#include "emu/e810_regs.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
+#include "emu/core/fault.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/pe_defs.h"
+#include "emu/core/e810_regs.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
 #include "trt_util.h"
 #include "aq_util.h"
 

@@ -2,8 +2,8 @@
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
 /* Finds capability @cap in a list_caps response; returns its element or NULL. */
 static const uint8_t *find_cap(const uint8_t *buf, unsigned count, uint16_t cap)

@@ -2,10 +2,10 @@
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
-#include "emu/fw_link.h"
+#include "emu/fw/link.h"
 
 #define PHY_25GBASE_SR (1ull << 23)
 

@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include "aq_util.h"
-#include "emu/e810_regs.h"
-#include "emu/fw.h"
-#include "emu/fw_nvm.h"
-#include "emu/le.h"
+#include "emu/core/e810_regs.h"
+#include "emu/fw/fw.h"
+#include "emu/fw/nvm.h"
+#include "emu/core/le.h"
 
 /* What ice reads (ice_type.h, ice_adminq_cmd.h) */
 #define ICE_AQC_NVM_FLASH_ONLY          0x80

@@ -7,8 +7,8 @@
  * would otherwise be wrong in the generator and in its test alike. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 #include "tools/ddp_gen.h"
 
 /* ---- the driver's view of a package ---- */

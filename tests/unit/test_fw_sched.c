@@ -3,9 +3,9 @@
  * ice_common.c, ice_idc.c, ice_dcb.c). */
 #include <check.h>
 #include "lan_util.h"
-#include "emu/fw.h"
-#include "emu/fw_sched.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/fw/sched.h"
+#include "emu/core/le.h"
 
 /* ---- layouts (ice_adminq_cmd.h) ---- */
 #define ELEMD_SIZE      24

@@ -2,10 +2,10 @@
  * firmware's error codes. */
 #include <check.h>
 #include "lan_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
-#include "emu/fw_switch.h"
+#include "emu/fw/switch.h"
 
 static uint16_t add_vsi(AqtResp *r)
 {

@@ -10,11 +10,11 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
-#include "emu/roce.h"
-#include "emu/rq.h"
-#include "emu/rocev2.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/roce.h"
+#include "emu/rdma/rq.h"
+#include "emu/rdma/rocev2.h"
 #include "trt_util.h"
 
 /* What the wire carried, frame by frame. */
