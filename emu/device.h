@@ -66,13 +66,13 @@ typedef struct IrdmaDev {
     AqEngine *aq;                /* aq.c */
     LanTx *lan_tx;               /* lan_tx.c */
     LanRx *lan_rx;               /* lan_rx.c */
-    FwGeneral *fw;               /* fw_general.c */
-    FwNvm *nvm;                  /* fw_nvm.c */
-    FwSched *sched;              /* fw_sched.c */
-    FwPkg *pkg;                  /* fw_pkg.c */
-    FwDcb *dcb;                  /* fw_dcb.c */
-    FwLink *link;                /* fw_link.c */
-    FwSwitch *sw;                /* fw_switch.c */
+    FwGeneral *fw;               /* fw/general.c */
+    FwNvm *nvm;                  /* fw/nvm.c */
+    FwSched *sched;              /* fw/sched.c */
+    FwPkg *pkg;                  /* fw/pkg.c */
+    FwDcb *dcb;                  /* fw/dcb.c */
+    FwLink *link;                /* fw/link.c */
+    FwSwitch *sw;                /* fw/switch.c */
     Cqp *cqp;                    /* cqp.c: the RDMA engine's control QP */
     PeHmc *hmc;                  /* hmc.c */
     PeCqs *cqs;                  /* cq.c */

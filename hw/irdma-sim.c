@@ -443,7 +443,7 @@ static Property irdma_sim_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
-/* The timing-* properties, one per row of the core's parameter table (emu/timing.h); the
+/* The timing-* properties, one per row of the core's parameter table (emu/core/timing.h); the
  * core checks their ranges when it is created. */
 static void irdma_sim_get_timing(Object *obj, Visitor *v, const char *name, void *opaque,
                                  Error **errp)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every timing parameter must have a row in docs/timing.md with its property name, default and
-# unit, so the documented table cannot drift from emu/timing.c.
+# unit, so the documented table cannot drift from emu/core/timing.c.
 #   timing-doc-check.sh LIST_MODEL_BINARY TIMING_MD
 set -eu
 "$1" --timing | while read -r name def unit; do

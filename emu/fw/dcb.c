@@ -1,4 +1,4 @@
-/* fw_dcb.c - DCB, LLDP agent and port ETS (see fw_dcb.h). */
+/* fw/dcb.c - DCB, LLDP agent and port ETS (see fw/dcb.h). */
 #include "fw/dcb.h"
 #include "fw/sched.h"
 #include "core/e810_regs.h"

@@ -1,5 +1,5 @@
 /*
- * fw_dcb.h - DCB and the firmware LLDP agent.
+ * fw/dcb.h - DCB and the firmware LLDP agent.
  *
  * The agent runs by default (PRTDCB_GENS.DCBX_STATUS = DONE): the driver reads the local MIB
  * (0x0A00) and takes the IEEE DCBX configuration from it; there is no peer, so the remote MIB

@@ -1,6 +1,6 @@
 /*
  * ddp_format.h - the DDP package format as ice 6.1 parses it, and the synthetic package both the
- * generator (tools/mkddp) and the firmware model (fw_pkg.c) describe.
+ * generator (tools/mkddp) and the firmware model (fw/pkg.c) describe.
  *
  * Layouts are byte offsets into little-endian data (ice_flex_type.h, ice_adminq_cmd.h); the
  * limits are the ones ice_flex_pipe.c checks (see docs/ddp-package.md for which function checks

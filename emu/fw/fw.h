@@ -3,14 +3,14 @@
  *
  * The firmware is split by function, one file per area, each with its opcode table (one
  * handler per opcode) and its own state reached from IrdmaDev:
- *   fw_general.c  versions, driver version, queue shutdown, resource ownership, capabilities,
+ *   fw/general.c  versions, driver version, queue shutdown, resource ownership, capabilities,
  *                 MAC read, PXE, clear PF config
- *   fw_nvm.c      shadow RAM and flash: NVM read, checksum
- *   fw_sched.c    Tx scheduler tree, LAN Tx queues and RDMA qsets
- *   fw_pkg.c      DDP package
- *   fw_dcb.c      DCB, LLDP agent, port ETS
- *   fw_link.c     PHY, MAC, link status and events
- *   fw_switch.c   switch config, VSIs, resources, rules, VLAN mode, RSS
+ *   fw/nvm.c      shadow RAM and flash: NVM read, checksum
+ *   fw/sched.c    Tx scheduler tree, LAN Tx queues and RDMA qsets
+ *   fw/pkg.c      DDP package
+ *   fw/dcb.c      DCB, LLDP agent, port ETS
+ *   fw/link.c     PHY, MAC, link status and events
+ *   fw/switch.c   switch config, VSIs, resources, rules, VLAN mode, RSS
  * Versions the firmware reports live here so that every place reporting them agrees.
  */
 #ifndef IRDMA_EMU_FW_H

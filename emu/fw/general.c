@@ -1,5 +1,5 @@
 /*
- * fw_general.c - firmware basics: get_version, driver_version, queue shutdown, resource
+ * fw/general.c - firmware basics: get_version, driver_version, queue shutdown, resource
  * ownership (NVM / change lock / global config lock), device and function capabilities,
  * manage-MAC read, clear PXE mode and clear PF configuration.
  */

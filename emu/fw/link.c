@@ -1,4 +1,4 @@
-/* fw_link.c - PHY, MAC and link status (see fw_link.h). */
+/* fw/link.c - PHY, MAC and link status (see fw/link.h). */
 #include "fw/link.h"
 #include "core/le.h"
 #include "core/trace.h"

@@ -1,5 +1,5 @@
 /*
- * fw_link.h - the port: PHY capabilities and configuration, MAC configuration, link status
+ * fw/link.h - the port: PHY capabilities and configuration, MAC configuration, link status
  * and its events; AQ 0x0600 get_phy_caps, 0x0601 set_phy_cfg, 0x0603 set_mac_cfg,
  * 0x0605 restart_an, 0x0607 get_link_status, 0x0613 set_event_mask.
  *

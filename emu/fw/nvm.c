@@ -1,5 +1,5 @@
 /*
- * fw_nvm.c - the NVM image and the commands that read it (see fw_nvm.h).
+ * fw/nvm.c - the NVM image and the commands that read it (see fw/nvm.h).
  *
  * Flash layout (4 KiB sectors; each module has two banks, the second right after the first,
  * and the control word selects bank 1 for all three):

@@ -1,5 +1,5 @@
 /*
- * fw_nvm.h - the NVM: shadow RAM and flash banks (NVM, option ROM, netlist) with the version
+ * fw/nvm.h - the NVM: shadow RAM and flash banks (NVM, option ROM, netlist) with the version
  * records ice and devlink read; AQ 0x0701 nvm_read, 0x0706 nvm_checksum.
  *
  * The image is built once when the device is created and never changes (no NVM write, erase

@@ -1,5 +1,5 @@
 /*
- * fw_pkg.c - the DDP package the firmware holds (see fw_pkg.h): download package (0x0C40),
+ * fw/pkg.c - the DDP package the firmware holds (see fw/pkg.h): download package (0x0C40),
  * upload section (0x0C41), update package (0x0C42), get package info list (0x0C43).
  *
  * Package buffers are 4 KiB ice_buf_hdr buffers (ddp_format.h). Every buffer the driver sends

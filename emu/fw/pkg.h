@@ -1,5 +1,5 @@
 /*
- * fw_pkg.h - the DDP package the firmware holds: download (0x0C40), upload section (0x0C41),
+ * fw/pkg.h - the DDP package the firmware holds: download (0x0C40), upload section (0x0C41),
  * update (0x0C42), get package info list (0x0C43).
  *
  * At power-on the active package is the synthetic one of ddp_format.h (what tools/mkddp

@@ -1,5 +1,5 @@
 /*
- * fw_sched.c - the Tx scheduler tree (see fw_sched.h).
+ * fw/sched.c - the Tx scheduler tree (see fw/sched.h).
  *
  * The firmware keeps every node by TEID: its parent, layer, element data and who made it. The
  * driver (ice_sched.c) mirrors the tree in software from the answers to these commands, and
@@ -1412,7 +1412,7 @@ static const AqOpcode sched_ops[] = {
 
 const AqOpcodeTable fw_sched_opcodes = { sched_ops, G_N_ELEMENTS(sched_ops) };
 
-/* ---- lifetime and the API of fw_sched.h ---- */
+/* ---- lifetime and the API of fw/sched.h ---- */
 
 FwSched *fw_sched_new(IrdmaDev *d)
 {

@@ -1,5 +1,5 @@
 /*
- * fw_sched.h - the Tx scheduler: a TEID tree (root, TC, SW entry point and the nodes the driver adds) that LAN queues and RDMA qsets attach to as leaves; AQ 0x0400-0x0412 and 0x0C30/0x0C31/0x0C33.
+ * fw/sched.h - the Tx scheduler: a TEID tree (root, TC, SW entry point and the nodes the driver adds) that LAN queues and RDMA qsets attach to as leaves; AQ 0x0400-0x0412 and 0x0C30/0x0C31/0x0C33.
  *
  * Layers (query_sched_res reports 9): 0 root port, 1 TC, 2 the SW entry point (the driver
  * deletes the firmware's entry-point node and adds its own nodes from this layer on), 3

@@ -1,4 +1,4 @@
-/* fw_switch.c - switch configuration, VSIs, resources, rules, VLAN mode, RSS (see fw_switch.h). */
+/* fw/switch.c - switch configuration, VSIs, resources, rules, VLAN mode, RSS (see fw/switch.h). */
 #include "fw/switch.h"
 #include "fw/fw.h"
 #include "core/inet.h"

@@ -1,5 +1,5 @@
 /*
- * fw_switch.h - the embedded switch as the PF sees it: the switch configuration (0x0200),
+ * fw/switch.h - the embedded switch as the PF sees it: the switch configuration (0x0200),
  * port parameters (0x0203), shared resources (0x0208/0x0209: VSI lists, FD counters, profile
  * and TCAM ids), VSIs and their context (0x0210/0x0211/0x0213), switch rules (0x02A0-0x02A2:
  * lookup rules, large actions, VSI lists), VLAN mode (0x020C/0x020D) and RSS key/LUT per VSI

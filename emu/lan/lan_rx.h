@@ -1,6 +1,6 @@
 /*
  * lan_rx.h - the LAN receive engine: frames from the wire are matched against the switch's Rx
- * rules (fw_switch.c) to a VSI, steered to one of the VSI's TC 0 queues by RSS (Toeplitz over
+ * rules (fw/switch.c) to a VSI, steered to one of the VSI's TC 0 queues by RSS (Toeplitz over
  * addresses and TCP/UDP ports with the VSI's key and LUT, fw_switch_vsi_rss; without a LUT the
  * first queue), and written into the Rx ring the driver described in
  * QRX_CONTEXT: packet buffers, 32-byte flex NIC write-back descriptors (RXDID 2) with the

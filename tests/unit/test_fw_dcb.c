@@ -1,4 +1,4 @@
-/* test_fw_dcb.c - AQ handlers of fw_dcb.c: good commands, and malformed ones answered with the
+/* test_fw_dcb.c - AQ handlers of fw/dcb.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"

@@ -1,4 +1,4 @@
-/* test_fw_general.c - AQ handlers of fw_general.c: good commands, and malformed ones answered with the
+/* test_fw_general.c - AQ handlers of fw/general.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"

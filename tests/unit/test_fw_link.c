@@ -1,4 +1,4 @@
-/* test_fw_link.c - AQ handlers of fw_link.c: good commands, and malformed ones answered with the
+/* test_fw_link.c - AQ handlers of fw/link.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"

@@ -1,8 +1,8 @@
-/* test_fw_nvm.c - AQ handlers of fw_nvm.c: good commands, and malformed ones answered with the
+/* test_fw_nvm.c - AQ handlers of fw/nvm.c: good commands, and malformed ones answered with the
  * firmware's error codes.
  *
  * The image is decoded here the way ice 6.1 decodes it (ice_nvm.c, ice_type.h), with the
- * driver's word offsets written out below rather than taken from fw_nvm.c, so a layout
+ * driver's word offsets written out below rather than taken from fw/nvm.c, so a layout
  * mistake in the model shows up as a failing test. */
 #include <check.h>
 #include <errno.h>

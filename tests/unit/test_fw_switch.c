@@ -1,4 +1,4 @@
-/* test_fw_switch.c - AQ handlers of fw_switch.c: good commands, and malformed ones answered with the
+/* test_fw_switch.c - AQ handlers of fw/switch.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "lan_util.h"
