@@ -31,18 +31,6 @@ ALLOWED[ROOT] = set(ALLOWED)
 
 # Known upward or sideways edges, (from file, to file or symbol), kept until each is inverted.
 KNOWN = {
-    # IrdmaDev, the context every block is reached through, is declared by the root's device.h.
-    ('core/fault.c', 'device.h'),
-    ('core/intr.h', 'device.h'),
-    ('fw/aq.h', 'device.h'),
-    ('fw/ctlq.h', 'device.h'),
-    ('lan/lan.h', 'device.h'),
-    ('lan/lan_rx.h', 'device.h'),
-    ('lan/lan_tx.h', 'device.h'),
-    ('port/wire.h', 'device.h'),
-    ('rdma/pe.h', 'device.h'),
-    ('rdma/pe_regs.h', 'device.h'),
-    ('rdma/roce.h', 'device.h'),
     # The fault engine names CQP and SQ opcodes from their blocks' tables and sets PE registers.
     ('core/fault.c', 'rdma/cqp.h'),
     ('core/fault.c', 'rdma/pe_regs.h'),

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "core/fault.h"
 #include "rdma/cqp.h"
-#include "device.h"
+#include "core/dev.h"
 #include "core/e810_regs.h"
 #include "core/ids.h"
 #include "core/intr.h"

@@ -11,7 +11,7 @@
 #ifndef IRDMA_EMU_INTR_H
 #define IRDMA_EMU_INTR_H
 
-#include "device.h"
+#include "core/dev.h"
 
 typedef struct IntrBlock IntrBlock;
 

@@ -11,7 +11,7 @@
 #ifndef IRDMA_EMU_AQ_H
 #define IRDMA_EMU_AQ_H
 
-#include "device.h"
+#include "core/dev.h"
 #include "fw/aq_defs.h"
 
 /* One command as a handler sees it. */

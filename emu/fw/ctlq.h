@@ -8,7 +8,7 @@
 #ifndef IRDMA_EMU_CTLQ_H
 #define IRDMA_EMU_CTLQ_H
 
-#include "device.h"
+#include "core/dev.h"
 
 /* The admin queue's registers, in ctlq.c's table order. */
 typedef enum CtlqReg {

@@ -7,7 +7,7 @@
 #ifndef IRDMA_EMU_LAN_H
 #define IRDMA_EMU_LAN_H
 
-#include "device.h"
+#include "core/dev.h"
 
 void lan_block_init(IrdmaDev *d);
 /* PF reset: every queue disabled, contexts and doorbells cleared. */

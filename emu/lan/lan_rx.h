@@ -11,7 +11,7 @@
 #ifndef IRDMA_EMU_LAN_RX_H
 #define IRDMA_EMU_LAN_RX_H
 
-#include "device.h"
+#include "core/dev.h"
 
 typedef struct LanRx LanRx;
 

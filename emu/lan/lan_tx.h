@@ -7,7 +7,7 @@
 #ifndef IRDMA_EMU_LAN_TX_H
 #define IRDMA_EMU_LAN_TX_H
 
-#include "device.h"
+#include "core/dev.h"
 
 typedef struct LanTx LanTx;
 

@@ -14,7 +14,7 @@
 #ifndef IRDMA_EMU_WIRE_H
 #define IRDMA_EMU_WIRE_H
 
-#include "device.h"
+#include "core/dev.h"
 #include "rdma/roce.h"
 
 typedef enum WireDest {

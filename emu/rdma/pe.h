@@ -9,7 +9,7 @@
 #ifndef IRDMA_EMU_PE_H
 #define IRDMA_EMU_PE_H
 
-#include "device.h"
+#include "core/dev.h"
 #include "rdma/pe_defs.h"
 
 /* The HMC function of this PF (its PCI function number, PF_FUNC_RID). */

@@ -12,7 +12,7 @@
 #ifndef IRDMA_EMU_PE_REGS_H
 #define IRDMA_EMU_PE_REGS_H
 
-#include "device.h"
+#include "core/dev.h"
 
 #define PFPE_CQPDB                  0x00500800
 #define PFPE_CQPTAIL                0x00500880

@@ -11,7 +11,7 @@
 #ifndef IRDMA_EMU_ROCE_H
 #define IRDMA_EMU_ROCE_H
 
-#include "device.h"
+#include "core/dev.h"
 #include "rdma/ah.h"
 #include "rdma/qp.h"
 
