@@ -247,6 +247,17 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     return timing_params_valid(&cfg->timing, errp);
 }
 
+const FaultVocab irdma_dev_fault_vocab = {
+    .cqp = &cqp_fault_opcodes,
+    .wqe = &sq_fault_opcodes,
+};
+
+/* A fault plan's PE critical error (action oicr): GLPE_CRITERR is the PE block's. */
+static void fault_set_criterr(IrdmaDev *d, uint32_t criterr)
+{
+    pe_reg_set(d, PE_CRITERR, 0, criterr);
+}
+
 IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevConfig *cfg,
                         GError **errp)
 {
@@ -290,6 +301,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->roce = roce_new(d);
     d->wire = wire_new(d);
     fault_state_init(&d->fault);
+    d->fault.set_criterr = fault_set_criterr;
     return d;
 }
 

@@ -36,6 +36,9 @@ void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len);
 /* The host's timer for the event queue fired. */
 void irdma_dev_timer_expired(IrdmaDev *d);
 
+/* The opcode names fault plans may use (fault_plan_parse). */
+extern const FaultVocab irdma_dev_fault_vocab;
+
 #define IRDMA_DEV_ERROR irdma_dev_error_quark()
 GQuark irdma_dev_error_quark(void);
 

@@ -358,7 +358,7 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
     }
 
     if (s->faults && *s->faults) {
-        FaultPlan *plan = fault_plan_load(s->faults, &gerr);
+        FaultPlan *plan = fault_plan_load(&irdma_dev_fault_vocab, s->faults, &gerr);
 
         if (!plan) {
             error_setg(errp, "irdma-sim: faults=%s: %s", s->faults, gerr->message);
@@ -494,7 +494,7 @@ static void irdma_sim_set_faults(Object *obj, const char *path, Error **errp)
     FaultPlan *plan = NULL;
 
     if (DEVICE(obj)->realized) {
-        if (*path && !(plan = fault_plan_load(path, &gerr))) {
+        if (*path && !(plan = fault_plan_load(&irdma_dev_fault_vocab, path, &gerr))) {
             error_setg(errp, "irdma-sim: faults=%s: %s", path, gerr->message);
             return;
         }

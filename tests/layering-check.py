@@ -31,16 +31,6 @@ ALLOWED[ROOT] = set(ALLOWED)
 
 # Known upward or sideways edges, (from file, to file or symbol), kept until each is inverted.
 KNOWN = {
-    # The fault engine names CQP and SQ opcodes from their blocks' tables and sets PE registers.
-    ('core/fault.c', 'rdma/cqp.h'),
-    ('core/fault.c', 'rdma/pe_regs.h'),
-    ('core/fault.c', 'rdma/wqe.h'),
-    ('core/fault.c', 'cqp_opcode_name'),
-    ('core/fault.c', 'cqp_opcode_named'),
-    ('core/fault.c', 'cqp_opcode_object'),
-    ('core/fault.c', 'pe_reg_set'),
-    ('core/fault.c', 'sq_opcode_name'),
-    ('core/fault.c', 'sq_opcode_named'),
     # The timing model's CQP costs switch on CQP opcodes.
     ('core/timing.c', 'rdma/pe_defs.h'),
     # The wire hands received frames to LAN Rx and looped RoCEv2 trains to the RDMA engine, and

@@ -3,14 +3,11 @@
 #include <stdarg.h>
 #include <string.h>
 #include "core/fault.h"
-#include "rdma/cqp.h"
 #include "core/dev.h"
 #include "core/e810_regs.h"
 #include "core/ids.h"
 #include "core/intr.h"
-#include "rdma/pe_regs.h"
 #include "core/trace.h"
-#include "rdma/wqe.h"
 
 #define RULE_GROUP_PREFIX  "rule "
 #define PLAN_GROUP         "plan"
@@ -99,6 +96,7 @@ typedef struct FaultRule {
 } FaultRule;
 
 struct FaultPlan {
+    const FaultVocab *vocab;
     uint32_t seed;
     GPtrArray *rules;          /* FaultRule * */
     GPtrArray *states;         /* state names; 0 is "start" */
@@ -186,6 +184,7 @@ static unsigned bad_syntax_line(const char *text)
 }
 
 typedef struct ParseCtx {
+    const FaultVocab *vocab;
     const char *text, *source, *group;
     GError **errp;
 } ParseCtx;
@@ -270,19 +269,18 @@ static bool parse_on(const ParseCtx *c, const char *val, FaultRule *r)
             if (n < 2 || n > 3) {
                 break;
             }
-            named = cqp_opcode_named(w[1]);
+            named = c->vocab->cqp->named(w[1]);
             if (named >= 0) {
                 r->code = named;
-            } else if (!parse_uint(w[1], 0xff, &r->code) || !cqp_opcode_name(r->code)) {
+            } else if (!parse_uint(w[1], 0xff, &r->code) || !c->vocab->cqp->name(r->code)) {
                 return fail_at(c, "on", "'%s' is no CQP opcode the device implements", w[1]);
             }
             if (n == 2) {
                 return true;
             }
-            obj = cqp_opcode_object(r->code) == CQP_OBJ_QP ? "qp" :
-                  cqp_opcode_object(r->code) == CQP_OBJ_CQ ? "cq" : NULL;
+            obj = c->vocab->cqp->object(r->code);
             if (!obj || !parse_keyed(w[2], obj, 0xffffff, &r->id)) {
-                return fail_at(c, "on", "'%s': %s names %s", w[2], cqp_opcode_name(r->code),
+                return fail_at(c, "on", "'%s': %s names %s", w[2], c->vocab->cqp->name(r->code),
                                obj ? (obj[0] == 'q' ? "a QP (qp=N)" : "a CQ (cq=N)") :
                                      "no QP or CQ");
             }
@@ -299,11 +297,11 @@ static bool parse_on(const ParseCtx *c, const char *val, FaultRule *r)
             if (n < 2 || n > 3) {
                 break;
             }
-            named = r->event == FAULT_ON_WQE ? sq_opcode_named(w[1]) : -1;
+            named = r->event == FAULT_ON_WQE ? c->vocab->wqe->named(w[1]) : -1;
             if (named >= 0) {
                 r->code = named;
             } else if (r->event == FAULT_ON_AE ? !parse_uint(w[1], 0xfff, &r->code) :
-                       !parse_uint(w[1], 0x3f, &r->code) || !sq_opcode_name(r->code)) {
+                       !parse_uint(w[1], 0x3f, &r->code) || !c->vocab->wqe->name(r->code)) {
                 return fail_at(c, "on", "'%s' is no %s", w[1], r->event == FAULT_ON_AE ?
                                "AE code (0 to 0xfff)" : "SQ WQE opcode (RDMA_WRITE, SEND, ...)");
             }
@@ -458,9 +456,9 @@ static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
         if (n != 2 || !parse_uint(w[1], 0xfff, &v)) {
             return fail_at(c, "action", "'%s' is not 'raise-ae CODE' (0 to 0xfff)", val);
         }
-        if (r->event == FAULT_ON_CQP && cqp_opcode_object(r->code) != CQP_OBJ_QP) {
+        if (r->event == FAULT_ON_CQP && g_strcmp0(c->vocab->cqp->object(r->code), "qp")) {
             return fail_at(c, "action", "raise-ae needs a QP: %s names none",
-                           cqp_opcode_name(r->code));
+                           c->vocab->cqp->name(r->code));
         }
         r->action.ae = v;
         return true;
@@ -596,13 +594,14 @@ static bool states_reachable(const ParseCtx *c0, FaultPlan *plan)
     return true;
 }
 
-FaultPlan *fault_plan_parse(const char *text, const char *source, GError **errp)
+FaultPlan *fault_plan_parse(const FaultVocab *vocab, const char *text, const char *source,
+                            GError **errp)
 {
     g_autoptr(GKeyFile) kf = g_key_file_new();
     g_autoptr(GError) kerr = NULL;
     g_auto(GStrv) groups = NULL;
     FaultPlan *plan;
-    ParseCtx c = { .text = text, .source = source, .errp = errp };
+    ParseCtx c = { .vocab = vocab, .text = text, .source = source, .errp = errp };
     unsigned bad = bad_syntax_line(text), seed = 0;
 
     if (bad) {
@@ -615,6 +614,7 @@ FaultPlan *fault_plan_parse(const char *text, const char *source, GError **errp)
         return NULL;
     }
     plan = g_new0(FaultPlan, 1);
+    plan->vocab = vocab;
     plan->rules = g_ptr_array_new_with_free_func(rule_free);
     plan->states = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(plan->states, g_strdup(START_STATE));
@@ -663,14 +663,14 @@ fail:
     return NULL;
 }
 
-FaultPlan *fault_plan_load(const char *path, GError **errp)
+FaultPlan *fault_plan_load(const FaultVocab *vocab, const char *path, GError **errp)
 {
     g_autofree char *text = NULL;
 
     if (!g_file_get_contents(path, &text, NULL, errp)) {
         return NULL;
     }
-    return fault_plan_parse(text, path, errp);
+    return fault_plan_parse(vocab, text, path, errp);
 }
 
 /* --- at run time --- */
@@ -681,6 +681,7 @@ void fault_state_init(FaultState *fs)
     fs->log = g_string_new(NULL);
     g_queue_init(&fs->deferred);
     fs->removed = false;
+    fs->set_criterr = NULL;
 }
 
 void fault_drop_deferred(IrdmaDev *d)
@@ -744,23 +745,21 @@ static bool triggers(const FaultPlan *plan, FaultRule *r)
     return r->probability >= 1.0 || g_rand_double(r->rand) < r->probability;
 }
 
-static char *describe_event(const FaultRule *r, unsigned code, unsigned id)
+static char *describe_event(const FaultVocab *v, const FaultRule *r, unsigned code, unsigned id)
 {
-    CqpObject obj;
+    const char *obj;
 
     switch (r->event) {
     case FAULT_ON_CQP:
-        obj = cqp_opcode_object(code);
-        return obj == CQP_OBJ_NONE ?
-            g_strdup_printf("cqp 0x%02x %s", code, cqp_opcode_name(code)) :
-            g_strdup_printf("cqp 0x%02x %s %s=%u", code, cqp_opcode_name(code),
-                            obj == CQP_OBJ_QP ? "qp" : "cq", id);
+        obj = v->cqp->object(code);
+        return !obj ? g_strdup_printf("cqp 0x%02x %s", code, v->cqp->name(code)) :
+            g_strdup_printf("cqp 0x%02x %s %s=%u", code, v->cqp->name(code), obj, id);
     case FAULT_ON_AQ:
         return g_strdup_printf("aq 0x%04x", code);
     case FAULT_ON_AE:
         return g_strdup_printf("ae 0x%03x qp=%u", code, id);
     case FAULT_ON_WQE:
-        return g_strdup_printf("wqe 0x%02x %s qp=%u", code, sq_opcode_name(code), id);
+        return g_strdup_printf("wqe 0x%02x %s qp=%u", code, v->wqe->name(code), id);
     case FAULT_ON_REG_READ:
     case FAULT_ON_REG_WRITE:
         return g_strdup_printf("reg %s 0x%08x", event_kinds[r->event].dir, code);
@@ -805,7 +804,7 @@ static void log_fired(IrdmaDev *d, const FaultPlan *plan, const FaultRule *r, un
                       unsigned id)
 {
     uint64_t now = d->host.ops->clock_ns(d->host.opaque);
-    g_autofree char *event = describe_event(r, code, id);
+    g_autofree char *event = describe_event(plan->vocab, r, code, id);
     g_autofree char *action = describe_action(r);
     g_autofree char *state = r->next_state < 0 ? g_strdup("") :
         g_strdup_printf(" -> %s", (char *)g_ptr_array_index(plan->states, r->next_state));
@@ -821,8 +820,8 @@ static void apply_common(IrdmaDev *d, const FaultAction *a)
     if (a->kind == FAULT_REMOVE) {
         d->fault.removed = true;
     } else if (a->kind == FAULT_OICR) {
-        if (a->criterr) {
-            pe_reg_set(d, PE_CRITERR, 0, a->criterr);
+        if (a->criterr && d->fault.set_criterr) {
+            d->fault.set_criterr(d, a->criterr);
         }
         intr_raise_oicr(d, a->oicr);
     }

@@ -71,19 +71,37 @@ typedef struct FaultAction {
 
 typedef struct FaultPlan FaultPlan;
 
+/* The opcodes of one event kind that a plan may name, from the block that owns them. */
+typedef struct FaultOpcodes {
+    const char *(*name)(unsigned code);      /* NULL: the device implements no such opcode */
+    int (*named)(const char *name);          /* the opcode called @name (any case), or -1 */
+    const char *(*object)(unsigned code);    /* what the op's id names: "qp", "cq" or NULL */
+} FaultOpcodes;
+
+/* What plans may name, gathered by the composition root from the blocks (device.h,
+ * irdma_dev_fault_vocab): the fault engine reads no block's tables itself. */
+typedef struct FaultVocab {
+    const FaultOpcodes *cqp;   /* CQP WQE opcodes */
+    const FaultOpcodes *wqe;   /* SQ WQE opcodes (their id is always the QP: no object) */
+} FaultVocab;
+
 /* A device's fault state: its plan, what fired, what a delay holds back, removal. */
 typedef struct FaultState {
     FaultPlan *plan;           /* or NULL */
     GString *log;              /* the faults fired, a line each */
     GQueue deferred;           /* FaultDeferred: delayed AEs and interrupts */
     bool removed;              /* surprise-removed: until the next plan or a system reset */
+    /* Action oicr of a PE critical error: store GLPE_CRITERR (installed by its block). */
+    void (*set_criterr)(IrdmaDev *d, uint32_t criterr);
 } FaultState;
 
 GQuark fault_error_quark(void);
 
-/* Parse @text (from @source, for messages). NULL with @errp naming the line and the problem. */
-FaultPlan *fault_plan_parse(const char *text, const char *source, GError **errp);
-FaultPlan *fault_plan_load(const char *path, GError **errp);
+/* Parse @text (from @source, for messages), with the opcode names of @vocab. NULL with @errp
+ * naming the line and the problem. */
+FaultPlan *fault_plan_parse(const FaultVocab *vocab, const char *text, const char *source,
+                            GError **errp);
+FaultPlan *fault_plan_load(const FaultVocab *vocab, const char *path, GError **errp);
 void fault_plan_free(FaultPlan *plan);
 /* Every rule's counters and random stream, and the state, back to where the plan started. */
 void fault_plan_rewind(FaultPlan *plan);

@@ -69,26 +69,31 @@ static const CqpOp *find_op(bool (*match)(const CqpOp *op, const void *key), con
     return NULL;
 }
 
-const char *cqp_opcode_name(unsigned opcode)
+static const char *opcode_name(unsigned opcode)
 {
     const CqpOp *op = find_op(has_opcode, &opcode);
 
     return op ? op->name : NULL;
 }
 
-int cqp_opcode_named(const char *name)
+static int opcode_named(const char *name)
 {
     const CqpOp *op = find_op(has_name, name);
 
     return op ? op->opcode : -1;
 }
 
-CqpObject cqp_opcode_object(unsigned opcode)
+static const char *opcode_object(unsigned opcode)
 {
     const CqpOp *op = find_op(has_opcode, &opcode);
+    CqpObject obj = op ? op->object : CQP_OBJ_NONE;
 
-    return op ? op->object : CQP_OBJ_NONE;
+    return obj == CQP_OBJ_QP ? "qp" : obj == CQP_OBJ_CQ ? "cq" : NULL;
 }
+
+const FaultOpcodes cqp_fault_opcodes = {
+    .name = opcode_name, .named = opcode_named, .object = opcode_object,
+};
 
 unsigned cqp_wqe_object_id(const CqpWqe *w, CqpObject object)
 {

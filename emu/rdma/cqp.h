@@ -28,12 +28,9 @@ void cqp_reset(Cqp *cqp);
 /* Register hooks (pe_regs.c). */
 void cqp_context_written(IrdmaDev *d);
 void cqp_doorbell(IrdmaDev *d);
-/* The implemented CQP op of @opcode's name (NULL if none); the opcode of op @name (any case),
- * or -1. */
-const char *cqp_opcode_name(unsigned opcode);
-int cqp_opcode_named(const char *name);
-/* The object op @opcode acts on, and its id in WQE @w. */
-CqpObject cqp_opcode_object(unsigned opcode);
+/* The implemented CQP ops' names and objects, for fault plans (FaultVocab). */
+extern const FaultOpcodes cqp_fault_opcodes;
+/* The id of @object in WQE @w. */
 unsigned cqp_wqe_object_id(const CqpWqe *w, CqpObject object);
 /* When the doorbell that covered WQE @w was rung: the time the driver posted it. */
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w);

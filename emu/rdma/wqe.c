@@ -16,12 +16,12 @@ static const char *const sq_opcode_names[] = {
     [SQ_OP_RDMA_WRITE_SOL] = "RDMA_WRITE_SOL",
 };
 
-const char *sq_opcode_name(unsigned op)
+static const char *sq_opcode_name(unsigned op)
 {
     return op < G_N_ELEMENTS(sq_opcode_names) ? sq_opcode_names[op] : NULL;
 }
 
-int sq_opcode_named(const char *name)
+static int sq_opcode_named(const char *name)
 {
     for (unsigned op = 0; op < G_N_ELEMENTS(sq_opcode_names); op++) {
         if (sq_opcode_names[op] && !g_ascii_strcasecmp(sq_opcode_names[op], name)) {
@@ -30,6 +30,8 @@ int sq_opcode_named(const char *name)
     }
     return -1;
 }
+
+const FaultOpcodes sq_fault_opcodes = { .name = sq_opcode_name, .named = sq_opcode_named };
 
 /* Fragment slot @s: bytes 0-15 for slot 0, 32 + 16 (s - 1) after. */
 static size_t frag_off(unsigned s)

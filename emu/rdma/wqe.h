@@ -40,9 +40,8 @@ typedef struct RqWqe {
 } RqWqe;
 
 /* Quanta of the SQ WQE whose header is @hdr (1..8; 0 if the header is malformed). */
-/* The SQ opcode's name (as irdma's IRDMAQP_OP_*), or NULL; the opcode of a name, or -1. */
-const char *sq_opcode_name(unsigned op);
-int sq_opcode_named(const char *name);
+/* The SQ opcodes' names (as irdma's IRDMAQP_OP_*), for fault plans (FaultVocab). */
+extern const FaultOpcodes sq_fault_opcodes;
 
 unsigned sq_wqe_quanta(uint64_t hdr);
 /* Decode the SQ WQE in @raw (sq_wqe_quanta() * 32 bytes). False if it is malformed. */

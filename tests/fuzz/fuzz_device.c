@@ -376,7 +376,7 @@ static void op_fault_plan(Input *in)
     }
     take(in, text, len);
     text[len] = '\0';
-    plan = fault_plan_parse(text, "fuzz.plan", &err);
+    plan = fault_plan_parse(&irdma_dev_fault_vocab, text, "fuzz.plan", &err);
     if (plan) {
         fault_set_plan(d, plan);
     }

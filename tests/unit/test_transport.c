@@ -373,7 +373,8 @@ END_TEST
 START_TEST(fault_plan_duplicates_a_send_completion)
 {
     g_autoptr(GError) err = NULL;
-    FaultPlan *plan = fault_plan_parse("[rule twice]\non = wqe SEND\naction = duplicate\n"
+    FaultPlan *plan = fault_plan_parse(&irdma_dev_fault_vocab,
+                                       "[rule twice]\non = wqe SEND\naction = duplicate\n"
                                        "once = true\n", "test.plan", &err);
     unsigned first, second;
 
