@@ -31,8 +31,6 @@ ALLOWED[ROOT] = set(ALLOWED)
 
 # Known upward or sideways edges, (from file, to file or symbol), kept until each is inverted.
 KNOWN = {
-    # The timing model's CQP costs switch on CQP opcodes.
-    ('core/timing.c', 'rdma/pe_defs.h'),
     # The wire hands received frames to LAN Rx and looped RoCEv2 trains to the RDMA engine, and
     # asks the PHY model whether the link is up.
     ('port/wire.c', 'fw/link.h'),

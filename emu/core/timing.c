@@ -1,6 +1,5 @@
 /* timing.c - the timing model's parameters and costs (see timing.h, docs/timing.md). */
 #include "core/timing.h"
-#include "rdma/pe_defs.h"
 
 #define NS_PER_US           1000ull
 #define ETH_FCS_LEN         4
@@ -138,25 +137,18 @@ uint64_t timing_aq_cmd_ns(const IrdmaTiming *t, uint16_t buf_len)
     return t->p.aq_cmd_ns + (uint64_t)buf_len * t->p.aq_buf_ns_per_kib / 1024;
 }
 
-uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, unsigned opcode)
+uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, TimingCqpClass cls)
 {
     uint64_t cycles;
 
     if (!modelled(t)) {
         return 0;
     }
-    switch (opcode) {
-    case CQP_OP_CREATE_QP:
-    case CQP_OP_MODIFY_QP:
-    case CQP_OP_DESTROY_QP:
-    case CQP_OP_SUSPEND_QP:
-    case CQP_OP_RESUME_QP:
+    switch (cls) {
+    case TIMING_CQP_QP:
         cycles = t->p.cqp_qp_cycles;
         break;
-    case CQP_OP_UPDATE_PE_SDS:
-    case CQP_OP_QUERY_FPM_VAL:
-    case CQP_OP_COMMIT_FPM_VAL:
-    case CQP_OP_SHMC_PAGES_ALLOCATED:
+    case TIMING_CQP_HMC:
         cycles = t->p.cqp_hmc_cycles;
         break;
     default:

@@ -87,9 +87,16 @@ void timing_reset(IrdmaTiming *t);
 /* @cycles of the engines' clock, in ns (in either mode). */
 uint64_t timing_cycles_ns(const IrdmaTiming *t, uint64_t cycles);
 
+/* The cost classes of CQP WQEs (the CQP engine classifies its opcodes). */
+typedef enum TimingCqpClass {
+    TIMING_CQP_OTHER,              /* cqp_wqe_cycles */
+    TIMING_CQP_QP,                 /* cqp_qp_cycles: create, modify, destroy, suspend, resume */
+    TIMING_CQP_HMC,                /* cqp_hmc_cycles: SDs, FPM query/commit, HMC pages */
+} TimingCqpClass;
+
 /* Delays from now (0 in INLINE mode). */
 uint64_t timing_aq_cmd_ns(const IrdmaTiming *t, uint16_t buf_len);
-uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, unsigned opcode);
+uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, TimingCqpClass cls);
 uint64_t timing_sq_fetch_ns(const IrdmaTiming *t);
 uint64_t timing_desc_fetch_ns(const IrdmaTiming *t);
 /* Absolute times. A frame handed to the transmit side at @now with @dma_bytes of payload to

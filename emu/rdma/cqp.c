@@ -317,6 +317,26 @@ static bool process_one(IrdmaDev *d)
     return true;
 }
 
+/* The timing model's cost class of a CQP WQE of @opcode. */
+static TimingCqpClass cost_class(unsigned opcode)
+{
+    switch (opcode) {
+    case CQP_OP_CREATE_QP:
+    case CQP_OP_MODIFY_QP:
+    case CQP_OP_DESTROY_QP:
+    case CQP_OP_SUSPEND_QP:
+    case CQP_OP_RESUME_QP:
+        return TIMING_CQP_QP;
+    case CQP_OP_UPDATE_PE_SDS:
+    case CQP_OP_QUERY_FPM_VAL:
+    case CQP_OP_COMMIT_FPM_VAL:
+    case CQP_OP_SHMC_PAGES_ALLOCATED:
+        return TIMING_CQP_HMC;
+    default:
+        return TIMING_CQP_OTHER;
+    }
+}
+
 /* Processing of the WQE at the tail: at once (inline timing, in batches of CQP_BUDGET), or
  * after that WQE's modelled time. */
 static void schedule_tail(IrdmaDev *d)
@@ -329,8 +349,8 @@ static void schedule_tail(IrdmaDev *d)
         pe_dma_read(d, cqp->sq_pa + (uint64_t)cqp->tail * CQP_WQE_SIZE + CQP_WQE_HDR, hdr, 8)) {
         opcode = pe_get(ld64(hdr), CQP_WQE_OPCODE);
     }
-    cqp->ev = emu_event_schedule(&d->events, timing_cqp_wqe_ns(&d->timing, opcode), process,
-                                 cqp);
+    cqp->ev = emu_event_schedule(&d->events,
+                                 timing_cqp_wqe_ns(&d->timing, cost_class(opcode)), process, cqp);
 }
 
 static void process(void *opaque)

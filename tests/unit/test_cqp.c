@@ -286,8 +286,8 @@ START_TEST(model_timing_completes_each_wqe_at_its_modelled_time)
     ck_assert_uint_eq(cqpt_create(3), PFPE_CCQPSTATUS_DONE_M);
     fake_host_advance(h, d, h->now_ns);        /* the creation's doorbell, still inline */
     d->timing.mode = TIMING_MODEL;
-    ck_assert_uint_eq(timing_cqp_wqe_ns(&d->timing, CQP_OP_NOP), nop_ns);
-    ck_assert_uint_gt(timing_cqp_wqe_ns(&d->timing, CQP_OP_CREATE_QP), nop_ns);
+    ck_assert_uint_eq(timing_cqp_wqe_ns(&d->timing, TIMING_CQP_OTHER), nop_ns);
+    ck_assert_uint_gt(timing_cqp_wqe_ns(&d->timing, TIMING_CQP_QP), nop_ns);
     cqpt_post(q);
     cqpt_post(q);
     t0 = h->now_ns;
