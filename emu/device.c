@@ -247,6 +247,26 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     return timing_params_valid(&cfg->timing, errp);
 }
 
+/* The wire's link is the PHY model's; received frames go to LAN Rx, looped ones to the RDMA
+ * engine. */
+static bool wire_link_up(IrdmaDev *d)
+{
+    return fw_link_is_up(d->link);
+}
+
+static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    lan_rx_frame(d->lan_rx, frame, len);
+}
+
+static const WireHandlers wire_handlers = {
+    .link_up = wire_link_up,
+    .rx_frame = wire_to_lan,
+    .rx_looped = roce_rx_looped,
+    .rx_train = roce_rx_train,
+    .train_free = roce_train_free,
+};
+
 const FaultVocab irdma_dev_fault_vocab = {
     .cqp = &cqp_fault_opcodes,
     .wqe = &sq_fault_opcodes,
@@ -280,7 +300,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->intr = intr_new(d);
     d->aq = aq_new(d);
     d->lan_tx = lan_tx_new(d);
-    d->lan_rx = lan_rx_new(d);
+    d->lan_rx = lan_rx_new(d, roce_rx_frame);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -299,7 +319,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->ahs = ah_block_new(d);
     d->ltab = ltab_new(d);
     d->roce = roce_new(d);
-    d->wire = wire_new(d);
+    d->wire = wire_new(d, &wire_handlers);
     fault_state_init(&d->fault);
     d->fault.set_criterr = fault_set_criterr;
     return d;

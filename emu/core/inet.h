@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* RoCEv2's UDP destination port: what the receive side tells RDMA frames apart by. */
+#define ROCEV2_UDP_PORT      4791
+
 static inline uint16_t get_be16(const uint8_t *p)
 {
     return (p[0] << 8) | p[1];

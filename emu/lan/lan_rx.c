@@ -5,7 +5,6 @@
 #include "core/intr.h"
 #include "core/inet.h"
 #include "core/le.h"
-#include "rdma/roce.h"
 #include "core/trace.h"
 
 /* Rx queue context fields (ice_rlan_ctx_info): bit positions in the 32-byte context. */
@@ -94,6 +93,7 @@ typedef struct RxFrame {
 
 struct LanRx {
     IrdmaDev *d;
+    LanRxPeFn to_pe;                /* RoCEv2 frames of PE-enabled VSIs */
     RxQueue q[LAN_NUM_RXQ];
     GQueue pending;                 /* RxFrame: received, not yet in a ring */
     EmuEvent *ev;
@@ -366,7 +366,7 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     props = fw_switch_vsi_props(d->sw, vsi);
     parse(frame, len, &p);
     if (is_rocev2(frame, &p) && (props[VSI_Q_OPT_FLAGS] & VSI_Q_OPT_PE_FLTR_EN)) {
-        roce_rx_frame(d, frame, len);
+        r->to_pe(d, frame, len);
         return;
     }
     fr = g_malloc(sizeof(*fr) + len);
@@ -394,11 +394,12 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     }
 }
 
-LanRx *lan_rx_new(IrdmaDev *d)
+LanRx *lan_rx_new(IrdmaDev *d, LanRxPeFn to_pe)
 {
     LanRx *r = g_new0(LanRx, 1);
 
     r->d = d;
+    r->to_pe = to_pe;
     g_queue_init(&r->pending);
     return r;
 }

@@ -15,7 +15,11 @@
 
 typedef struct LanRx LanRx;
 
-LanRx *lan_rx_new(IrdmaDev *d);
+/* Where RoCEv2 frames of a VSI with PE_FLTR_EN go instead of its queues: the RDMA engine's
+ * receive side, which the root hands in. */
+typedef void (*LanRxPeFn)(IrdmaDev *d, const uint8_t *frame, size_t len);
+
+LanRx *lan_rx_new(IrdmaDev *d, LanRxPeFn to_pe);
 void lan_rx_free(LanRx *r);
 /* PF reset: every queue stops and forgets its context. */
 void lan_rx_reset(LanRx *r);

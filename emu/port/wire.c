@@ -1,8 +1,5 @@
 /* wire.c - the port's wire (see wire.h). */
 #include "port/wire.h"
-#include "fw/link.h"
-#include "lan/lan_rx.h"
-#include "rdma/roce.h"
 #include "core/trace.h"
 
 #define WIRE_MAX_QUEUED  65536     /* packets per direction */
@@ -27,15 +24,17 @@ typedef struct WireQueue {
 
 struct Wire {
     IrdmaDev *d;
+    const WireHandlers *h;
     WireQueue tx, rx;
     WireStats stats;
 };
 
-Wire *wire_new(IrdmaDev *d)
+Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
 {
     Wire *w = g_new0(Wire, 1);
 
     w->d = d;
+    w->h = h;
     g_queue_init(&w->tx.frames);
     g_queue_init(&w->rx.frames);
     return w;
@@ -44,7 +43,7 @@ Wire *wire_new(IrdmaDev *d)
 static void frame_free(IrdmaDev *d, WireFrame *f)
 {
     if (f->train) {
-        roce_train_free(d, f->train);
+        d->wire->h->train_free(d, f->train);
     }
     g_free(f);
 }
@@ -137,7 +136,7 @@ static void tx_due(void *opaque);
 
 static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
-    if (!fw_link_is_up(d->link)) {
+    if (!d->wire->h->link_up(d)) {
         return;
     }
     d->host.ops->send_frame(d->host.opaque, frame, len);
@@ -191,11 +190,11 @@ void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts)
 
 void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
-    if (!fw_link_is_up(d->link)) {
+    if (!d->wire->h->link_up(d)) {
         return;
     }
     if (d->timing.mode == TIMING_INLINE) {
-        lan_rx_frame(d->lan_rx, frame, len);
+        d->wire->h->rx_frame(d, frame, len);
         return;
     }
     arrive(d, frame, len, WIRE_TO_NETWORK);
@@ -241,13 +240,15 @@ static unsigned tx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 
 static unsigned rx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
+    const WireHandlers *h = d->wire->h;
+
     if (f->train) {
-        return roce_rx_train(d, f->train, max);
+        return h->rx_train(d, f->train, max);
     }
     if (f->dest == WIRE_TO_SELF) {
-        roce_rx_looped(d, f->data, f->len);
-    } else if (fw_link_is_up(d->link)) {
-        lan_rx_frame(d->lan_rx, f->data, f->len);
+        h->rx_looped(d, f->data, f->len);
+    } else if (h->link_up(d)) {
+        h->rx_frame(d, f->data, f->len);
     }
     return 1;
 }

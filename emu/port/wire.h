@@ -15,7 +15,6 @@
 #define IRDMA_EMU_WIRE_H
 
 #include "core/dev.h"
-#include "rdma/roce.h"
 
 typedef enum WireDest {
     WIRE_TO_NETWORK,
@@ -28,7 +27,26 @@ typedef struct WireStats {
 
 typedef struct Wire Wire;
 
-Wire *wire_new(IrdmaDev *d);
+/* Looped packets that travel without a frame: the RDMA engine's (roce.h, RoceTrain); the wire
+ * only queues them. */
+typedef struct LoopTrain LoopTrain;
+
+/* What the wire hands received frames to and asks about the link: installed by the root, so
+ * the port knows nothing of the blocks above it. */
+typedef struct WireHandlers {
+    /* Frames go out and come in only while the link is up. */
+    bool (*link_up)(IrdmaDev *d);
+    /* A frame from the network (the LAN receive side). */
+    void (*rx_frame)(IrdmaDev *d, const uint8_t *frame, size_t len);
+    /* A frame the port sent to its own MAC, looped back (the RDMA engine). */
+    void (*rx_looped)(IrdmaDev *d, const uint8_t *frame, size_t len);
+    /* Hand on up to @max packets of @t; returns how many. */
+    unsigned (*rx_train)(IrdmaDev *d, LoopTrain *t, unsigned max);
+    /* @t is done with (delivered, or dropped by a reset). */
+    void (*train_free)(IrdmaDev *d, LoopTrain *t);
+} WireHandlers;
+
+Wire *wire_new(IrdmaDev *d, const WireHandlers *h);
 void wire_free(Wire *w);
 void wire_reset(Wire *w);
 WireStats *wire_stats(Wire *w);

@@ -12,6 +12,7 @@
 #define IRDMA_EMU_ROCE_H
 
 #include "core/dev.h"
+#include "port/wire.h"
 #include "rdma/ah.h"
 #include "rdma/qp.h"
 
@@ -38,8 +39,8 @@ typedef struct RoceTrain {
     uint64_t ackreq, se;
 } RoceTrain;
 
-/* A train sent and not yet wholly delivered (roce.c). */
-typedef struct LoopTrain LoopTrain;
+/* A train sent and not yet wholly delivered (roce.c): LoopTrain, which the wire queues
+ * (wire.h). */
 
 typedef struct RoceStats {
     uint64_t tx_frames, rx_frames, loopback_frames;

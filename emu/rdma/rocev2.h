@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/inet.h"          /* ROCEV2_UDP_PORT */
 
-#define ROCEV2_UDP_PORT      4791
 #define ROCE_ICRC_LEN        4
 #define ROCE_BTH_LEN         12
 #define ROCE_GRH_LEN         40        /* what a UD receive buffer gets in front of the data */
