@@ -22,6 +22,7 @@
 #include "rdma/cqp.h"
 #include "rdma/hmc.h"
 #include "rdma/qp.h"
+#include "rdma/sq.h"
 #include "rdma/ws.h"
 #include "rdma/mr.h"
 #include "rdma/ah.h"
@@ -310,6 +311,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->sw = fw_switch_new(d);
     pe_regs_init(d);
     d->cqp = cqp_new(d);
+    sq_block_init(d);
     d->hmc = hmc_new(d);
     d->cqs = cq_block_new(d);
     d->eqs = eqs_new(d);

@@ -21,11 +21,14 @@ struct PeEqs {
     bool aeq_overflowed;       /* an AEQE was dropped: report OVERFLOW in the next one */
 };
 
+static const EmuReg eq_regs[1];
+
 PeEqs *eqs_new(IrdmaDev *d)
 {
     PeEqs *eqs = g_new0(PeEqs, 1);
 
     eqs->d = d;
+    emu_regfile_add(d->regs, eq_regs, G_N_ELEMENTS(eq_regs), d);
     return eqs;
 }
 
@@ -136,10 +139,14 @@ bool eqs_aeq_post(IrdmaDev *d, const AeqEntry *e)
     return true;
 }
 
-void eqs_aeq_alloc(IrdmaDev *d, uint32_t count)
+/* PFPE_AEQALLOC written: @count entries handed back. */
+static void aeqalloc_write(void *blk, const EmuReg *r, unsigned idx, uint32_t count)
 {
+    IrdmaDev *d = blk;
     PeEqs *eqs = d->eqs;
 
+    (void)r;
+    (void)idx;
     if (!eqs->aeq.created) {
         emu_trace(&d->host, "aeq_alloc_no_aeq", "count=%u", count);
         return;
@@ -147,6 +154,11 @@ void eqs_aeq_alloc(IrdmaDev *d, uint32_t count)
     /* Credits never exceed the ring: a driver returning more gains nothing. */
     eqs->aeq_credits = MIN((uint64_t)eqs->aeq_credits + count, eqs->aeq.size);
 }
+
+/* The AEQ's credit doorbell. */
+static const EmuReg eq_regs[1] = {
+    { .name = "PFPE_AEQALLOC", .base = PFPE_AEQALLOC, .wmask = ~0u, .write = aeqalloc_write },
+};
 
 /* The queue placement of a CREATE_CEQ/CREATE_AEQ WQE, validated; false with @r failed. */
 static bool eq_map(IrdmaDev *d, const CqpWqe *w, uint32_t elems, size_t elem_size,

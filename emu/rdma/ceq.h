@@ -34,7 +34,5 @@ typedef struct AeqEntry {
 /* Post an AEQE and interrupt; false if there is no AEQ or no credit (the next AEQE then
  * carries OVERFLOW). */
 bool eqs_aeq_post(IrdmaDev *d, const AeqEntry *e);
-/* PFPE_AEQALLOC written: @count entries handed back. */
-void eqs_aeq_alloc(IrdmaDev *d, uint32_t count);
 
 #endif

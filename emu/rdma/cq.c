@@ -2,6 +2,7 @@
 #include "rdma/cq.h"
 #include "rdma/ceq.h"
 #include "rdma/hmc.h"
+#include "rdma/pe_regs.h"
 #include "core/trace.h"
 
 typedef struct PeCq {
@@ -23,12 +24,15 @@ struct PeCqs {
     GHashTable *cqs;           /* id -> PeCq * */
 };
 
+static const EmuReg cq_regs[3];
+
 PeCqs *cq_block_new(IrdmaDev *d)
 {
     PeCqs *cqs = g_new0(PeCqs, 1);
 
     cqs->d = d;
     cqs->cqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    emu_regfile_add(d->regs, cq_regs, G_N_ELEMENTS(cq_regs), d);
     return cqs;
 }
 
@@ -171,7 +175,8 @@ bool cq_post_qp(IrdmaDev *d, uint32_t id, const QpCqe *c)
     return post(d, id, cqe, has_ext ? ext : NULL, c->solicited || c->error);
 }
 
-void cq_arm_doorbell(IrdmaDev *d, uint32_t val)
+/* PFPE_CQARM written with @val (the CQ id). */
+static void arm_doorbell(IrdmaDev *d, uint32_t val)
 {
     PeCq *cq = lookup(d, val);
     uint64_t arm;
@@ -337,3 +342,28 @@ static const CqpOp cq_ops[] = {
 };
 
 const CqpOpTable cq_cqp_ops = { cq_ops, G_N_ELEMENTS(cq_ops) };
+
+static void cqarm_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    (void)r;
+    (void)idx;
+    arm_doorbell(blk, val);
+}
+
+static void cqack_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    (void)r;
+    (void)idx;
+    /* One CEQE of this CQ consumed. The model emits at most one CEQE per arm, so there is no
+     * per-CQ CEQE credit to return. */
+    emu_trace(&d->host, "pe_cqack", "cq=%u", val);
+}
+
+/* The CQ doorbells: arm (the kernel's, and the user doorbell page's copy) and CEQE ack. */
+static const EmuReg cq_regs[3] = {
+    { .name = "PFPE_CQARM", .base = PFPE_CQARM, .wmask = ~0u, .write = cqarm_write },
+    { .name = "PFPE_CQACK", .base = PFPE_CQACK, .wmask = ~0u, .write = cqack_write },
+    { .name = "PE_UDB_CQARM", .base = PE_UDB_CQARM, .wmask = ~0u, .write = cqarm_write },
+};

@@ -49,7 +49,5 @@ typedef struct QpCqe {
 /* Write @c into CQ @id, with an extension CQE (two slots) when it carries an immediate or a
  * source MAC. False if there is no such CQ or it is full. */
 bool cq_post_qp(IrdmaDev *d, uint32_t id, const QpCqe *c);
-/* PFPE_CQARM written with @val (the CQ id). */
-void cq_arm_doorbell(IrdmaDev *d, uint32_t val);
 
 #endif

@@ -18,6 +18,24 @@
 #define CQP_ARP_ENTRIES  4096
 #define CQP_ARP_VALID    PE_BIT64(63)
 
+/* The CQP's registers: the create handshake, doorbell, tail and error codes (pe_regs.h). */
+typedef enum CqpReg {
+    CQP_REG_TAIL, CQP_REG_DB, CQP_REG_STATUS, CQP_REG_HIGH, CQP_REG_LOW, CQP_REG_ERRCODES,
+    CQP_NUM_REGS
+} CqpReg;
+
+static const EmuReg cqp_regs[CQP_NUM_REGS];
+
+static uint32_t reg_get(IrdmaDev *d, CqpReg r)
+{
+    return emu_reg_get(d->regs, &cqp_regs[r], 0);
+}
+
+static void reg_set(IrdmaDev *d, CqpReg r, uint32_t val)
+{
+    emu_reg_set(d->regs, &cqp_regs[r], 0, val);
+}
+
 struct Cqp {
     IrdmaDev *d;
     bool created;
@@ -117,6 +135,7 @@ Cqp *cqp_new(IrdmaDev *d)
             cqp->ops[op->opcode] = op;
         }
     }
+    emu_regfile_add(d->regs, cqp_regs, CQP_NUM_REGS, d);
     return cqp;
 }
 
@@ -133,6 +152,7 @@ void cqp_free(Cqp *cqp)
 
 void cqp_reset(Cqp *cqp)
 {
+    emu_regfile_reset_regs(cqp->d->regs, cqp_regs, CQP_NUM_REGS);
     if (cqp->ev) {
         emu_event_cancel(&cqp->d->events, cqp->ev);
         cqp->ev = NULL;
@@ -160,14 +180,16 @@ const CqpOp *cqp_lookup(IrdmaDev *d, uint8_t opcode)
 static void create_failed(IrdmaDev *d, uint16_t maj, uint16_t min, const char *why)
 {
     emu_trace(&d->host, "cqp_create_failed", "%s (maj=0x%04x min=0x%04x)", why, maj, min);
-    pe_reg_set(d, PE_CQPERRCODES, 0, ((uint32_t)maj << 16) | min);
-    pe_reg_set(d, PE_CCQPSTATUS, 0, PFPE_CCQPSTATUS_ERR_M);
+    reg_set(d, CQP_REG_ERRCODES, ((uint32_t)maj << 16) | min);
+    reg_set(d, CQP_REG_STATUS, PFPE_CCQPSTATUS_ERR_M);
 }
 
-void cqp_context_written(IrdmaDev *d)
+/* CCQPLOW written (after CCQPHIGH): create the CQP from the host context there, or destroy it
+ * when both are 0. */
+static void context_written(IrdmaDev *d)
 {
     Cqp *cqp = d->cqp;
-    uint64_t pa = ((uint64_t)pe_reg_get(d, PE_CCQPHIGH, 0) << 32) | pe_reg_get(d, PE_CCQPLOW, 0);
+    uint64_t pa = ((uint64_t)reg_get(d, CQP_REG_HIGH) << 32) | reg_get(d, CQP_REG_LOW);
     uint8_t ctx[CQPHC_SIZE];
     uint64_t qw0, qw4, sq;
     unsigned enc;
@@ -178,7 +200,7 @@ void cqp_context_written(IrdmaDev *d)
             cqp->ev = NULL;
         }
         cqp->created = false;
-        pe_reg_set(d, PE_CCQPSTATUS, 0, 0);
+        reg_set(d, CQP_REG_STATUS, 0);
         emu_trace(&d->host, "cqp_destroy", "CQP destroyed");
         d->rdma_teardowns++;
         d->rdma_leaked += cqp_leak_check(d);
@@ -215,17 +237,17 @@ void cqp_context_written(IrdmaDev *d)
     cqp->sq_pa = sq;
     cqp->sq_size = 1u << (enc + 1);
     cqp->compl_ctx = ld64(ctx + CQPHC_COMPL_CTX_OFF);
-    cqp->tail = pe_get(pe_reg_get(d, PE_CQPTAIL, 0), PFPE_CQPTAIL_WQTAIL_M) % cqp->sq_size;
+    cqp->tail = pe_get(reg_get(d, CQP_REG_TAIL), PFPE_CQPTAIL_WQTAIL_M) % cqp->sq_size;
     cqp->valid = 1;
     cqp->rung = cqp->tail;
     cqp->created = true;
-    pe_reg_set(d, PE_CQPERRCODES, 0, 0);
-    pe_reg_set(d, PE_CCQPSTATUS, 0, PFPE_CCQPSTATUS_DONE_M);
+    reg_set(d, CQP_REG_ERRCODES, 0);
+    reg_set(d, CQP_REG_STATUS, PFPE_CCQPSTATUS_DONE_M);
     emu_trace(&d->host, "cqp_create", "SQ of %u WQEs at 0x%" G_GINT64_MODIFIER "x tail=%u",
               cqp->sq_size, sq, cqp->tail);
 }
 
-void cqp_tail_written(IrdmaDev *d, uint32_t val)
+static void tail_written(IrdmaDev *d, uint32_t val)
 {
     Cqp *cqp = d->cqp;
 
@@ -236,7 +258,7 @@ void cqp_tail_written(IrdmaDev *d, uint32_t val)
     }
     cqp->rung = cqp->tail;
     cqp->valid = 1;
-    pe_reg_set(d, PE_CQPTAIL, 0, cqp->tail);
+    reg_set(d, CQP_REG_TAIL, cqp->tail);
 }
 
 /* Report the completion of WQE @idx: CQPTAIL, CQPERRCODES, and the CCQ CQE. */
@@ -245,13 +267,13 @@ static void complete(IrdmaDev *d, unsigned idx, const CqpResult *r)
     Cqp *cqp = d->cqp;
     bool err = r->maj != CQP_MAJ_OK;
     uint8_t cqe[CQE_SIZE] = { 0 };
-    uint32_t tailreg = pe_reg_get(d, PE_CQPTAIL, 0) & PFPE_CQPTAIL_OP_ERR_M;
+    uint32_t tailreg = reg_get(d, CQP_REG_TAIL) & PFPE_CQPTAIL_OP_ERR_M;
 
     if (err) {
-        pe_reg_set(d, PE_CQPERRCODES, 0, ((uint32_t)r->maj << 16) | r->min);
+        reg_set(d, CQP_REG_ERRCODES, ((uint32_t)r->maj << 16) | r->min);
         tailreg = PFPE_CQPTAIL_OP_ERR_M;
     }
-    pe_reg_set(d, PE_CQPTAIL, 0, tailreg | cqp->tail);
+    reg_set(d, CQP_REG_TAIL, tailreg | cqp->tail);
     if (r->no_ccqe || !cq_exists(d, CQ_ID_CCQ)) {
         return;
     }
@@ -357,7 +379,7 @@ static void process(void *opaque)
 {
     Cqp *cqp = opaque;
     IrdmaDev *d = cqp->d;
-    unsigned head = pe_reg_get(d, PE_CQPDB, 0);
+    unsigned head = reg_get(d, CQP_REG_DB);
     unsigned batch = d->timing.mode == TIMING_MODEL ? 1 : CQP_BUDGET, n = 0;
 
     cqp->ev = NULL;
@@ -383,10 +405,10 @@ static void process(void *opaque)
     }
 }
 
-void cqp_doorbell(IrdmaDev *d)
+static void doorbell(IrdmaDev *d)
 {
     Cqp *cqp = d->cqp;
-    unsigned head = pe_reg_get(d, PE_CQPDB, 0);
+    unsigned head = reg_get(d, CQP_REG_DB);
 
     /* The WQEs this doorbell covers were posted now (the latencies of suspend and resume). */
     if (cqp->created && head < cqp->sq_size) {
@@ -398,11 +420,58 @@ void cqp_doorbell(IrdmaDev *d)
     }
 
     /* OP_ERR reports failures of the WQEs of this doorbell, not of earlier ones. */
-    pe_reg_set(d, PE_CQPTAIL, 0, pe_reg_get(d, PE_CQPTAIL, 0) & ~PFPE_CQPTAIL_OP_ERR_M);
+    reg_set(d, CQP_REG_TAIL, reg_get(d, CQP_REG_TAIL) & ~PFPE_CQPTAIL_OP_ERR_M);
     if (!cqp->ev) {
         schedule_tail(d);
     }
 }
+
+static void high_low_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    emu_reg_set(d->regs, r, idx, val);
+    /* The driver writes HIGH, then LOW: LOW is the command (create, or destroy when both are 0). */
+    if (r->base == PFPE_CCQPLOW) {
+        context_written(d);
+    }
+}
+
+static void status_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    /* irdma_sc_cqp_init writes 0 before creating; software may only clear the status. */
+    emu_reg_set(d->regs, r, idx, emu_reg_get(d->regs, r, idx) & val);
+}
+
+static void tail_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    (void)r;
+    (void)idx;
+    tail_written(blk, val);
+}
+
+static void db_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    IrdmaDev *d = blk;
+
+    emu_reg_set(d->regs, r, idx, val & PFPE_CQPDB_WQHEAD_M);
+    doorbell(d);
+}
+
+static const EmuReg cqp_regs[CQP_NUM_REGS] = {
+    [CQP_REG_TAIL] = { .name = "PFPE_CQPTAIL", .base = PFPE_CQPTAIL, .wmask = ~0u,
+                       .write = tail_write },
+    [CQP_REG_DB] = { .name = "PFPE_CQPDB", .base = PFPE_CQPDB, .wmask = ~0u, .write = db_write },
+    [CQP_REG_STATUS] = { .name = "PFPE_CCQPSTATUS", .base = PFPE_CCQPSTATUS, .wmask = ~0u,
+                         .write = status_write },
+    [CQP_REG_HIGH] = { .name = "PFPE_CCQPHIGH", .base = PFPE_CCQPHIGH, .wmask = ~0u,
+                       .write = high_low_write },
+    [CQP_REG_LOW] = { .name = "PFPE_CCQPLOW", .base = PFPE_CCQPLOW, .wmask = ~0u,
+                      .write = high_low_write },
+    [CQP_REG_ERRCODES] = { .name = "PFPE_CQPERRCODES", .base = PFPE_CQPERRCODES },
+};
 
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w)
 {

@@ -25,16 +25,12 @@ void cqp_free(Cqp *cqp);
 /* PF reset: the CQP is gone, pending processing dropped. */
 void cqp_reset(Cqp *cqp);
 
-/* Register hooks (pe_regs.c). */
-void cqp_context_written(IrdmaDev *d);
-void cqp_doorbell(IrdmaDev *d);
 /* The implemented CQP ops' names and objects, for fault plans (FaultVocab). */
 extern const FaultOpcodes cqp_fault_opcodes;
 /* The id of @object in WQE @w. */
 unsigned cqp_wqe_object_id(const CqpWqe *w, CqpObject object);
 /* When the doorbell that covered WQE @w was rung: the time the driver posted it. */
 uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w);
-void cqp_tail_written(IrdmaDev *d, uint32_t val);
 
 bool cqp_created(IrdmaDev *d);
 /* The opcode's handler entry, or NULL. */

@@ -6,6 +6,11 @@
  * checks (GLPE_CPUSTATUS*, GLPCI_LBARCTRL), the CEQ/AEQ interrupt routing (GLINT_CEQCTL,
  * PFINT_AEQCTL) and the HMC PD invalidate.
  *
+ * The offsets of all of them are here; each doorbell is declared in the register table of the
+ * block it rings (cqp.c: the CQP handshake, doorbell, tail and error codes; cq.c: CQ arm and
+ * ack; ceq.c: AEQ credits; sq.c: the QP doorbell), so no block calls back up through this one.
+ * pe_regs.c declares the rest.
+ *
  * Gen2 programs SDs only through the UPDATE_PE_SDS CQP op, so the PFHMC_SDCMD/SDDATA registers
  * of gen1 are not part of this block (no irdma 6.1 gen2 path touches them).
  */
@@ -60,8 +65,6 @@
 
 /* The block's registers, in pe_regs.c's table order. */
 typedef enum PeReg {
-    PE_CQPTAIL, PE_CQPDB, PE_CCQPSTATUS, PE_CCQPHIGH, PE_CCQPLOW, PE_CQPERRCODES,
-    PE_CQARM, PE_CQACK, PE_AEQALLOC, PE_WQEALLOC, PE_UDB_QP, PE_UDB_CQ,
     PE_LBARCTRL, PE_CPUSTATUS0, PE_CPUSTATUS1, PE_CPUSTATUS2, PE_CRITERR,
     PE_CEQCTL, PE_AEQCTL, PE_PDINV, PE_VSIQF_PE_CTL1, PE_VFPDINV,
     PE_NUM_REGS

@@ -5,6 +5,7 @@
 #include "rdma/cq.h"
 #include "rdma/cqp.h"
 #include "rdma/hmc.h"
+#include "rdma/pe_regs.h"
 #include "rdma/roce.h"
 #include "core/trace.h"
 #include "port/wire.h"
@@ -88,7 +89,8 @@ static bool may_send(IrdmaDev *d, unsigned *budget)
     return *budget != 0;
 }
 
-void sq_doorbell(IrdmaDev *d, uint32_t val)
+/* The QP doorbell: @val is the QP id. */
+static void doorbell(IrdmaDev *d, uint32_t val)
 {
     PeQp *qp = qp_lookup_mut(d, val & ROCE_QPN_MASK);
 
@@ -108,6 +110,25 @@ void sq_doorbell(IrdmaDev *d, uint32_t val)
     }
     run(qp);
     wire_drain(d);
+}
+
+static void wqealloc_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
+{
+    (void)r;
+    (void)idx;
+    doorbell(blk, val & PFPE_WQEALLOC_QPID_M);
+}
+
+/* The QP doorbell: the kernel's, and the user doorbell page's copy. */
+static const EmuReg sq_regs[] = {
+    { .name = "PFPE_WQEALLOC", .base = PFPE_WQEALLOC, .wmask = ~0u, .write = wqealloc_write },
+    { .name = "PE_UDB_WQEALLOC", .base = PE_UDB_WQEALLOC, .wmask = ~0u,
+      .write = wqealloc_write },
+};
+
+void sq_block_init(IrdmaDev *d)
+{
+    emu_regfile_add(d->regs, sq_regs, G_N_ELEMENTS(sq_regs), d);
 }
 
 /* --- completions --- */

@@ -22,8 +22,8 @@
 
 #include "rdma/qp.h"
 
-/* The QP doorbell: @val is the QP id. */
-void sq_doorbell(IrdmaDev *d, uint32_t val);
+/* Register the QP doorbells (PFPE_WQEALLOC and its user-page copy). */
+void sq_block_init(IrdmaDev *d);
 /* @qp changed state (MODIFY, SUSPEND/RESUME): start or stop the engine. */
 void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev);
 /* An ACK, NAK or READ response for @qp. */
