@@ -248,6 +248,19 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     return timing_params_valid(&cfg->timing, errp);
 }
 
+/* The admin queue's tail registers ring the AQ engine. */
+static void atq_doorbell(IrdmaDev *d)
+{
+    aq_atq_tail_written(d->aq);
+}
+
+static void arq_doorbell(IrdmaDev *d)
+{
+    aq_arq_tail_written(d->aq);
+}
+
+static const CtlqDoorbells ctlq_doorbells = { .atq_tail = atq_doorbell, .arq_tail = arq_doorbell };
+
 /* The wire's link is the PHY model's; received frames go to LAN Rx, looped ones to the RDMA
  * engine. */
 static bool wire_link_up(IrdmaDev *d)
@@ -296,7 +309,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->regs = emu_regfile_new(&d->host);
     emu_event_queue_init(&d->events, &d->host);
     pf_block_init(d);
-    ctlq_block_init(d);
+    ctlq_block_init(d, &ctlq_doorbells);
     lan_block_init(d);
     d->intr = intr_new(d);
     d->aq = aq_new(d);

@@ -25,6 +25,7 @@ typedef struct IrdmaDevConfig {
 } IrdmaDevConfig;
 
 typedef struct AqEngine AqEngine;
+typedef struct CtlqDoorbells CtlqDoorbells;
 typedef struct IntrBlock IntrBlock;
 typedef struct LanTx LanTx;
 typedef struct LanRx LanRx;
@@ -64,6 +65,7 @@ typedef struct IrdmaDev {
     EmuRegFile *regs;
     EmuEventQueue events;
     IntrBlock *intr;             /* intr.c */
+    const CtlqDoorbells *ctlq_db; /* ctlq.c: what the AQ tail registers ring */
     AqEngine *aq;                /* aq.c */
     LanTx *lan_tx;               /* lan_tx.c */
     LanRx *lan_rx;               /* lan_rx.c */

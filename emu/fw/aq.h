@@ -55,7 +55,7 @@ void aq_free(AqEngine *aq);
 /* PF reset: drop pending events. */
 void aq_pf_reset(AqEngine *aq);
 
-/* Ring doorbells, called by the control-queue registers. */
+/* Ring doorbells: the control-queue tail registers ring them (ctlq.h, CtlqDoorbells). */
 void aq_atq_tail_written(AqEngine *aq);
 void aq_arq_tail_written(AqEngine *aq);
 

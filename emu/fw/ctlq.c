@@ -1,6 +1,5 @@
 /* ctlq.c - admin queue and mailbox ring registers (see ctlq.h). */
 #include "fw/ctlq.h"
-#include "fw/aq.h"
 #include "core/e810_regs.h"
 
 /* VFE/OVFL/CRIT are status the firmware reports; software writes only length and enable. */
@@ -11,7 +10,7 @@ static void atqt_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
     IrdmaDev *d = blk;
 
     emu_reg_set(d->regs, r, idx, val);
-    aq_atq_tail_written(d->aq);
+    d->ctlq_db->atq_tail(d);
 }
 
 static void arqt_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
@@ -19,7 +18,7 @@ static void arqt_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
     IrdmaDev *d = blk;
 
     emu_reg_set(d->regs, r, idx, val);
-    aq_arq_tail_written(d->aq);
+    d->ctlq_db->arq_tail(d);
 }
 
 #define CTLQ_REGS(pfx, atqbal, arqbal, atqbah, arqbah, atqlen, arqlen, atqh, arqh, atqt, arqt, \
@@ -45,8 +44,9 @@ static const EmuReg ctlq_regs[] = {
               NULL, NULL),
 };
 
-void ctlq_block_init(IrdmaDev *d)
+void ctlq_block_init(IrdmaDev *d, const CtlqDoorbells *db)
 {
+    d->ctlq_db = db;
     emu_regfile_add(d->regs, ctlq_regs, G_N_ELEMENTS(ctlq_regs), d);
 }
 

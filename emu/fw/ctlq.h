@@ -3,7 +3,8 @@
  * firmware through, and the PF/VF mailbox (PF_MBX_*) it programs even without VFs.
  *
  * Base/length registers read back exactly what was written (ice_cfg_cq_regs checks BAL);
- * the admin queue's tail writes are the AQ engine's doorbells (aq.c); a PF reset clears all.
+ * the admin queue's tail writes are the AQ engine's doorbells (aq.c, rung through the
+ * CtlqDoorbells the root installs); a PF reset clears all.
  */
 #ifndef IRDMA_EMU_CTLQ_H
 #define IRDMA_EMU_CTLQ_H
@@ -16,7 +17,13 @@ typedef enum CtlqReg {
     CTLQ_ATQH, CTLQ_ARQH, CTLQ_ATQT, CTLQ_ARQT,
 } CtlqReg;
 
-void ctlq_block_init(IrdmaDev *d);
+/* What the admin queue's tail writes ring (after storing the tail). */
+struct CtlqDoorbells {
+    void (*atq_tail)(IrdmaDev *d);
+    void (*arq_tail)(IrdmaDev *d);
+};
+
+void ctlq_block_init(IrdmaDev *d, const CtlqDoorbells *db);
 void ctlq_pf_reset(IrdmaDev *d);
 
 /* Device-side access to the admin queue registers. */
