@@ -248,6 +248,11 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     return timing_params_valid(&cfg->timing, errp);
 }
 
+static const PfResets pf_resets = {
+    .pf_reset = irdma_dev_pf_reset,
+    .core_reset = irdma_dev_core_reset,
+};
+
 /* The admin queue's tail registers ring the AQ engine. */
 static void atq_doorbell(IrdmaDev *d)
 {
@@ -308,7 +313,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     timing_init(&d->timing, cfg->timing_mode, &cfg->timing, cfg->link_speed_mbps);
     d->regs = emu_regfile_new(&d->host);
     emu_event_queue_init(&d->events, &d->host);
-    pf_block_init(d);
+    pf_block_init(d, &pf_resets);
     ctlq_block_init(d, &ctlq_doorbells);
     lan_block_init(d);
     d->intr = intr_new(d);

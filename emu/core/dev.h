@@ -25,6 +25,7 @@ typedef struct IrdmaDevConfig {
 } IrdmaDevConfig;
 
 typedef struct AqEngine AqEngine;
+typedef struct PfResets PfResets;
 typedef struct CtlqDoorbells CtlqDoorbells;
 typedef struct IntrBlock IntrBlock;
 typedef struct LanTx LanTx;
@@ -64,6 +65,7 @@ typedef struct IrdmaDev {
     IrdmaTiming timing;
     EmuRegFile *regs;
     EmuEventQueue events;
+    const PfResets *pf_resets_ops; /* pf.c: the resets its registers trigger */
     IntrBlock *intr;             /* intr.c */
     const CtlqDoorbells *ctlq_db; /* ctlq.c: what the AQ tail registers ring */
     AqEngine *aq;                /* aq.c */
