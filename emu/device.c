@@ -468,3 +468,67 @@ void irdma_dev_timer_expired(IrdmaDev *d)
 {
     emu_event_queue_run(&d->events);
 }
+
+bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp)
+{
+    FaultPlan *plan = NULL;
+
+    if (*path && !(plan = fault_plan_load(&irdma_dev_fault_vocab, path, errp))) {
+        return false;
+    }
+    fault_set_plan(d, plan);
+    return true;
+}
+
+const char *irdma_dev_fault_log(IrdmaDev *d)
+{
+    return fault_log(d);
+}
+
+void irdma_dev_foreach_counter(IrdmaDev *d,
+                               void (*fn)(void *opaque, const char *name, uint64_t *value),
+                               void *opaque)
+{
+    const struct {
+        const char *name;
+        uint64_t *value;
+    } counters[] = {
+        /* the RDMA teardown leak checks */
+        { "rdma-teardowns", &d->rdma_teardowns },
+        { "rdma-leaked", &d->rdma_leaked },
+        /* the LAN engines */
+        { "lan-tx-frames", &lan_tx_stats(d->lan_tx)->frames },
+        { "lan-rx-frames", &lan_rx_stats(d->lan_rx)->frames },
+        { "lan-rx-no-desc", &lan_rx_stats(d->lan_rx)->no_desc },
+        { "lan-rx-filtered", &lan_rx_stats(d->lan_rx)->filtered },
+        /* the QP suspend/resume flows: SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted */
+        { "rdma-suspends", &d->qp_suspends },
+        { "rdma-resumes", &d->qp_resumes },
+        { "rdma-suspend-aes", &d->qp_suspend_aes },
+        /* the RoCEv2 packet path */
+        { "roce-tx-frames", &roce_stats(d->roce)->tx_frames },
+        { "roce-rx-frames", &roce_stats(d->roce)->rx_frames },
+        { "roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
+        { "roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+        /* frames the wire's queues had no room for (timing=model) */
+        { "wire-dropped", &wire_stats(d->wire)->dropped },
+        /* the device's own suspend and resume latencies (virtual ns; the timing model's
+         * under -icount) */
+        { "suspend-latency-count", &d->suspend_latency.count },
+        { "suspend-latency-total-ns", &d->suspend_latency.total_ns },
+        { "suspend-latency-min-ns", &d->suspend_latency.min_ns },
+        { "suspend-latency-max-ns", &d->suspend_latency.max_ns },
+        { "resume-latency-count", &d->resume_latency.count },
+        { "resume-latency-total-ns", &d->resume_latency.total_ns },
+        { "resume-latency-min-ns", &d->resume_latency.min_ns },
+        { "resume-latency-max-ns", &d->resume_latency.max_ns },
+        /* what the guest saw, for the determinism check under -icount */
+        { "effects", &d->effects.count },
+        { "effects-digest", &d->effects.digest },
+        { "effects-last-ns", &d->effects.last_ns },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(counters); i++) {
+        fn(opaque, counters[i].name, counters[i].value);
+    }
+}

@@ -9,6 +9,7 @@
 #define IRDMA_EMU_DEVICE_H
 
 #include "core/dev.h"
+#include "core/ids.h"
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */
 /* The defaults: every property as the device comes. */
@@ -38,6 +39,19 @@ void irdma_dev_timer_expired(IrdmaDev *d);
 
 /* The opcode names fault plans may use (fault_plan_parse). */
 extern const FaultVocab irdma_dev_fault_vocab;
+
+/* Install the fault plan in file @path (docs/faults.md) with a fresh fault log, or with ""
+ * remove the plan. A bad plan is refused (false, @errp naming the file and line) and the
+ * running one stays. */
+bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp);
+/* One line per fault fired (fault.h, fault_log). */
+const char *irdma_dev_fault_log(IrdmaDev *d);
+
+/* The device's counters, for test harnesses: what the guest's statistics registers do not
+ * show. @fn gets each one's name and where it lives (valid while @d is). */
+void irdma_dev_foreach_counter(IrdmaDev *d,
+                               void (*fn)(void *opaque, const char *name, uint64_t *value),
+                               void *opaque);
 
 #define IRDMA_DEV_ERROR irdma_dev_error_quark()
 GQuark irdma_dev_error_quark(void);
