@@ -9,7 +9,8 @@ Derives two graphs between the folders of emu/ from the build's own inputs and o
   call     from `nm` on the emu library: each object's undefined symbols, resolved to the
            object defining them (symbols defined outside emu/, glib's and libc's, drop out)
 and fails, naming the edge, on an edge between folders the rule does not allow (upward, or
-between siblings) and on a cycle between folders. Edges in KNOWN are reported but pass: each
+between siblings) and on a cycle between folders. Cycles between the files of one folder (a
+block's .c and .h taken as one) are allowed by the rule and listed for information. Edges in KNOWN are reported but pass: each
 is a place where a lower layer still reaches up, to be turned into a callback, an event or a
 return value; a new one fails.
 """
@@ -108,6 +109,42 @@ def folder_cycles(graph):
     return cycles
 
 
+def file_cycles(edges):
+    """Strongly connected sets of more than one block (file name without .c/.h) in a folder."""
+    graph = {}
+    for _, a, b, _ in edges:
+        ma, mb = a.rsplit('.', 1)[0], b.rsplit('.', 1)[0]
+        if ma != mb and folder(a) == folder(b):
+            graph.setdefault(ma, set()).add(mb)
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
 def main():
     if len(sys.argv) not in (2, 4):
         sys.exit(__doc__)
@@ -145,6 +182,8 @@ def main():
     for key in sorted(set(KNOWN) - seen_known):
         errors.append('stale   KNOWN entry %s -> %s: no such edge any more, drop it' % key)
 
+    for comp in file_cycles(edges):
+        print('info    blocks that use each other inside %s/: %s' % (folder(comp[0]), ' '.join(comp)))
     print('layering: %d files; %d include and %d call edges between folders; %d known'
           % (len(files), counts['include'], counts['call'], len(seen_known)))
     for e in errors:
