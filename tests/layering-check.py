@@ -9,10 +9,11 @@ Derives two graphs between the folders of emu/ from the build's own inputs and o
   call     from `nm` on the emu library: each object's undefined symbols, resolved to the
            object defining them (symbols defined outside emu/, glib's and libc's, drop out)
 and fails, naming the edge, on an edge between folders the rule does not allow (upward, or
-between siblings) and on a cycle between folders. Cycles between the files of one folder (a
-block's .c and .h taken as one) are allowed by the rule and listed for information. Edges in KNOWN are reported but pass: each
+between siblings) and on a cycle between folders. Edges in KNOWN are reported but pass: each
 is a place where a lower layer still reaches up, to be turned into a callback, an event or a
-return value; a new one fails.
+return value; a new one fails, and so does an entry whose edge is gone. Blocks of one folder
+that use each other (a block's .c and .h taken as one) are within the rule: listed for
+information.
 """
 import os
 import re
