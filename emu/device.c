@@ -1,34 +1,35 @@
 /* device.c - creation, reset and MMIO entry points of the device core (see device.h). */
 #include "device.h"
-#include "ids.h"
+#include "core/ids.h"
 #include "pf.h"
-#include "aq.h"
-#include "ctlq.h"
-#include "fw.h"
-#include "fw_nvm.h"
-#include "fw_sched.h"
-#include "fw_pkg.h"
-#include "fw_dcb.h"
-#include "fw_link.h"
-#include "fw_switch.h"
-#include "intr.h"
-#include "lan.h"
-#include "lan_rx.h"
-#include "roce.h"
-#include "wire.h"
-#include "fault.h"
-#include "lan_tx.h"
-#include "pe_regs.h"
-#include "cqp.h"
-#include "hmc.h"
-#include "qp.h"
-#include "ws.h"
-#include "mr.h"
-#include "ah.h"
-#include "ltab.h"
-#include "cq.h"
-#include "ceq.h"
-#include "trace.h"
+#include "fw/aq.h"
+#include "fw/ctlq.h"
+#include "fw/fw.h"
+#include "fw/nvm.h"
+#include "fw/sched.h"
+#include "fw/pkg.h"
+#include "fw/dcb.h"
+#include "fw/link.h"
+#include "fw/switch.h"
+#include "core/intr.h"
+#include "lan/lan.h"
+#include "lan/lan_rx.h"
+#include "rdma/roce.h"
+#include "port/wire.h"
+#include "core/fault.h"
+#include "lan/lan_tx.h"
+#include "rdma/pe_regs.h"
+#include "rdma/cqp.h"
+#include "rdma/hmc.h"
+#include "rdma/qp.h"
+#include "rdma/sq.h"
+#include "rdma/ws.h"
+#include "rdma/mr.h"
+#include "rdma/ah.h"
+#include "rdma/ltab.h"
+#include "rdma/cq.h"
+#include "rdma/ceq.h"
+#include "core/trace.h"
 
 G_DEFINE_QUARK(irdma-dev-error-quark, irdma_dev_error)
 
@@ -247,6 +248,55 @@ static bool config_valid(const IrdmaDevConfig *cfg, GError **errp)
     return timing_params_valid(&cfg->timing, errp);
 }
 
+static const PfResets pf_resets = {
+    .pf_reset = irdma_dev_pf_reset,
+    .core_reset = irdma_dev_core_reset,
+};
+
+/* The admin queue's tail registers ring the AQ engine. */
+static void atq_doorbell(IrdmaDev *d)
+{
+    aq_atq_tail_written(d->aq);
+}
+
+static void arq_doorbell(IrdmaDev *d)
+{
+    aq_arq_tail_written(d->aq);
+}
+
+static const CtlqDoorbells ctlq_doorbells = { .atq_tail = atq_doorbell, .arq_tail = arq_doorbell };
+
+/* The wire's link is the PHY model's; received frames go to LAN Rx, looped ones to the RDMA
+ * engine. */
+static bool wire_link_up(IrdmaDev *d)
+{
+    return fw_link_is_up(d->link);
+}
+
+static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    lan_rx_frame(d->lan_rx, frame, len);
+}
+
+static const WireHandlers wire_handlers = {
+    .link_up = wire_link_up,
+    .rx_frame = wire_to_lan,
+    .rx_looped = roce_rx_looped,
+    .rx_train = roce_rx_train,
+    .train_free = roce_train_free,
+};
+
+const FaultVocab irdma_dev_fault_vocab = {
+    .cqp = &cqp_fault_opcodes,
+    .wqe = &sq_fault_opcodes,
+};
+
+/* A fault plan's PE critical error (action oicr): GLPE_CRITERR is the PE block's. */
+static void fault_set_criterr(IrdmaDev *d, uint32_t criterr)
+{
+    pe_reg_set(d, PE_CRITERR, 0, criterr);
+}
+
 IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevConfig *cfg,
                         GError **errp)
 {
@@ -263,13 +313,13 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     timing_init(&d->timing, cfg->timing_mode, &cfg->timing, cfg->link_speed_mbps);
     d->regs = emu_regfile_new(&d->host);
     emu_event_queue_init(&d->events, &d->host);
-    pf_block_init(d);
-    ctlq_block_init(d);
+    pf_block_init(d, &pf_resets);
+    ctlq_block_init(d, &ctlq_doorbells);
     lan_block_init(d);
     d->intr = intr_new(d);
     d->aq = aq_new(d);
     d->lan_tx = lan_tx_new(d);
-    d->lan_rx = lan_rx_new(d);
+    d->lan_rx = lan_rx_new(d, roce_rx_frame);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -279,6 +329,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->sw = fw_switch_new(d);
     pe_regs_init(d);
     d->cqp = cqp_new(d);
+    sq_block_init(d);
     d->hmc = hmc_new(d);
     d->cqs = cq_block_new(d);
     d->eqs = eqs_new(d);
@@ -288,8 +339,9 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->ahs = ah_block_new(d);
     d->ltab = ltab_new(d);
     d->roce = roce_new(d);
-    d->wire = wire_new(d);
+    d->wire = wire_new(d, &wire_handlers);
     fault_state_init(&d->fault);
+    d->fault.set_criterr = fault_set_criterr;
     return d;
 }
 
@@ -415,4 +467,68 @@ void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
 void irdma_dev_timer_expired(IrdmaDev *d)
 {
     emu_event_queue_run(&d->events);
+}
+
+bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp)
+{
+    FaultPlan *plan = NULL;
+
+    if (*path && !(plan = fault_plan_load(&irdma_dev_fault_vocab, path, errp))) {
+        return false;
+    }
+    fault_set_plan(d, plan);
+    return true;
+}
+
+const char *irdma_dev_fault_log(IrdmaDev *d)
+{
+    return fault_log(d);
+}
+
+void irdma_dev_foreach_counter(IrdmaDev *d,
+                               void (*fn)(void *opaque, const char *name, uint64_t *value),
+                               void *opaque)
+{
+    const struct {
+        const char *name;
+        uint64_t *value;
+    } counters[] = {
+        /* the RDMA teardown leak checks */
+        { "rdma-teardowns", &d->rdma_teardowns },
+        { "rdma-leaked", &d->rdma_leaked },
+        /* the LAN engines */
+        { "lan-tx-frames", &lan_tx_stats(d->lan_tx)->frames },
+        { "lan-rx-frames", &lan_rx_stats(d->lan_rx)->frames },
+        { "lan-rx-no-desc", &lan_rx_stats(d->lan_rx)->no_desc },
+        { "lan-rx-filtered", &lan_rx_stats(d->lan_rx)->filtered },
+        /* the QP suspend/resume flows: SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted */
+        { "rdma-suspends", &d->qp_suspends },
+        { "rdma-resumes", &d->qp_resumes },
+        { "rdma-suspend-aes", &d->qp_suspend_aes },
+        /* the RoCEv2 packet path */
+        { "roce-tx-frames", &roce_stats(d->roce)->tx_frames },
+        { "roce-rx-frames", &roce_stats(d->roce)->rx_frames },
+        { "roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
+        { "roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
+        /* frames the wire's queues had no room for (timing=model) */
+        { "wire-dropped", &wire_stats(d->wire)->dropped },
+        /* the device's own suspend and resume latencies (virtual ns; the timing model's
+         * under -icount) */
+        { "suspend-latency-count", &d->suspend_latency.count },
+        { "suspend-latency-total-ns", &d->suspend_latency.total_ns },
+        { "suspend-latency-min-ns", &d->suspend_latency.min_ns },
+        { "suspend-latency-max-ns", &d->suspend_latency.max_ns },
+        { "resume-latency-count", &d->resume_latency.count },
+        { "resume-latency-total-ns", &d->resume_latency.total_ns },
+        { "resume-latency-min-ns", &d->resume_latency.min_ns },
+        { "resume-latency-max-ns", &d->resume_latency.max_ns },
+        /* what the guest saw, for the determinism check under -icount */
+        { "effects", &d->effects.count },
+        { "effects-digest", &d->effects.digest },
+        { "effects-last-ns", &d->effects.last_ns },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(counters); i++) {
+        fn(opaque, counters[i].name, counters[i].value);
+    }
 }

@@ -8,93 +8,8 @@
 #ifndef IRDMA_EMU_DEVICE_H
 #define IRDMA_EMU_DEVICE_H
 
-#include <glib.h>
-#include "host.h"
-#include "event.h"
-#include "regs.h"
-#include "timing.h"
-#include "fault.h"
-
-typedef struct IrdmaDevConfig {
-    uint8_t mac[6];
-    unsigned msix_vectors;
-    unsigned link_speed_mbps;    /* 10000, 25000, 50000 or 100000 */
-    IrdmaTimingMode timing_mode;
-    IrdmaTimingParams timing;
-} IrdmaDevConfig;
-
-typedef struct AqEngine AqEngine;
-typedef struct IntrBlock IntrBlock;
-typedef struct LanTx LanTx;
-typedef struct LanRx LanRx;
-typedef struct FwGeneral FwGeneral;
-typedef struct FwNvm FwNvm;
-typedef struct FwSched FwSched;
-typedef struct FwPkg FwPkg;
-typedef struct FwDcb FwDcb;
-typedef struct FwLink FwLink;
-typedef struct FwSwitch FwSwitch;
-typedef struct Cqp Cqp;
-typedef struct PeHmc PeHmc;
-typedef struct PeCqs PeCqs;
-typedef struct PeEqs PeEqs;
-typedef struct PeQps PeQps;
-typedef struct PeWs PeWs;
-typedef struct PeMrs PeMrs;
-typedef struct PeAhs PeAhs;
-typedef struct PeLtab PeLtab;
-typedef struct RoceEngine RoceEngine;
-typedef struct Wire Wire;
-
-/* What the guest can see of the device, as a digest: every DMA write, MSI-X message and
- * frame sent, with its virtual time. Two runs that behave the same have the same digest. */
-typedef struct IrdmaEffects {
-    uint64_t count;
-    uint64_t digest;             /* hash of (time, kind, address or vector, length) */
-    uint64_t last_ns;            /* virtual time of the latest one */
-} IrdmaEffects;
-
-typedef struct IrdmaDev {
-    IrdmaHost host;              /* the blocks' host: outer, with the effects recorded */
-    IrdmaHost outer;             /* the host the device was created with */
-    IrdmaEffects effects;
-    IrdmaDevConfig cfg;
-    IrdmaTiming timing;
-    EmuRegFile *regs;
-    EmuEventQueue events;
-    IntrBlock *intr;             /* intr.c */
-    AqEngine *aq;                /* aq.c */
-    LanTx *lan_tx;               /* lan_tx.c */
-    LanRx *lan_rx;               /* lan_rx.c */
-    FwGeneral *fw;               /* fw_general.c */
-    FwNvm *nvm;                  /* fw_nvm.c */
-    FwSched *sched;              /* fw_sched.c */
-    FwPkg *pkg;                  /* fw_pkg.c */
-    FwDcb *dcb;                  /* fw_dcb.c */
-    FwLink *link;                /* fw_link.c */
-    FwSwitch *sw;                /* fw_switch.c */
-    Cqp *cqp;                    /* cqp.c: the RDMA engine's control QP */
-    PeHmc *hmc;                  /* hmc.c */
-    PeCqs *cqs;                  /* cq.c */
-    PeEqs *eqs;                  /* ceq.c */
-    PeQps *qps;                  /* qp.c */
-    PeWs *ws;                    /* ws.c: the RDMA work scheduler tree */
-    PeMrs *mrs;                  /* mr.c: the STag table (MRs and MWs) */
-    PeAhs *ahs;                  /* ah.c: address handles, multicast groups */
-    PeLtab *ltab;                /* ltab.c: APBVT, quad hash, local MACs, push pages */
-    RoceEngine *roce;            /* roce.c: RoCEv2 frames in and out */
-    Wire *wire;                  /* wire.c: the port's frames in model time, internal loopback */
-    uint64_t pf_resets;          /* PF resets performed, for tests and tracing */
-    uint64_t roce_rx_dropped;    /* RoCEv2 frames the RDMA engine could not take (roce.c) */
-    uint64_t rdma_teardowns;     /* CQP destroys, each followed by a leak check (cqp.c) */
-    uint64_t rdma_leaked;        /* RDMA objects found alive at those checks, summed */
-    uint64_t qp_suspends;        /* SUSPEND_QP ops and modifies into SQD (qp.c) */
-    uint64_t qp_resumes;         /* RESUME_QP ops */
-    uint64_t qp_suspend_aes;     /* suspend-complete AEs (0x900) raised; a plan may drop them */
-    FaultState fault;            /* fault.c: the fault plan, its log, delayed events */
-    TimingStat suspend_latency;  /* SUSPEND_QP or modify to SQD posted -> its AE posted */
-    TimingStat resume_latency;   /* RESUME_QP posted -> the QP running again */
-} IrdmaDev;
+#include "core/dev.h"
+#include "core/ids.h"
 
 /* Validates @cfg; on a bad value returns NULL with @errp naming it. */
 /* The defaults: every property as the device comes. */
@@ -121,6 +36,22 @@ void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len);
 
 /* The host's timer for the event queue fired. */
 void irdma_dev_timer_expired(IrdmaDev *d);
+
+/* The opcode names fault plans may use (fault_plan_parse). */
+extern const FaultVocab irdma_dev_fault_vocab;
+
+/* Install the fault plan in file @path (docs/faults.md) with a fresh fault log, or with ""
+ * remove the plan. A bad plan is refused (false, @errp naming the file and line) and the
+ * running one stays. */
+bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp);
+/* One line per fault fired (fault.h, fault_log). */
+const char *irdma_dev_fault_log(IrdmaDev *d);
+
+/* The device's counters, for test harnesses: what the guest's statistics registers do not
+ * show. @fn gets each one's name and where it lives (valid while @d is). */
+void irdma_dev_foreach_counter(IrdmaDev *d,
+                               void (*fn)(void *opaque, const char *name, uint64_t *value),
+                               void *opaque);
 
 #define IRDMA_DEV_ERROR irdma_dev_error_quark()
 GQuark irdma_dev_error_quark(void);

@@ -1,8 +1,8 @@
 /* pf.c - PF identity, reset and NVM status registers (see pf.h). */
 #include "pf.h"
-#include "e810_regs.h"
-#include "intr.h"
-#include "trace.h"
+#include "core/e810_regs.h"
+#include "core/intr.h"
+#include "core/trace.h"
 
 /* All done bits the driver waits for after any reset, PE (RDMA) included. */
 #define ULD_ALL_DONE (GLNVM_ULD_PCIER_DONE_M | GLNVM_ULD_PCIER_DONE_1_M | \
@@ -22,7 +22,7 @@ static void pfgen_ctrl_write(void *blk, const EmuReg *r, unsigned idx, uint32_t 
     if (val & PFGEN_CTRL_PFSWR_M) {
         /* The reset completes before the driver's first poll: PFSWR reads back clear. */
         emu_trace(&d->host, "pf_reset", "requested through PFGEN_CTRL.PFSWR");
-        irdma_dev_pf_reset(d);
+        d->pf_resets_ops->pf_reset(d);
     }
 }
 
@@ -53,7 +53,7 @@ static void glgen_rtrig_write(void *blk, const EmuReg *r, unsigned idx, uint32_t
     emu_reg_set(d->regs, PF_REG_GLGEN_RSTAT, 0,
                 emu_field_set(0, GLGEN_RSTAT_RESET_TYPE_M, type));
     intr_raise_oicr(d, PFINT_OICR_GRST_M);
-    irdma_dev_core_reset(d);
+    d->pf_resets_ops->core_reset(d);
     /* The driver's interrupt handler reads the cause after the (instant) reset. */
     intr_latch_oicr(d, PFINT_OICR_GRST_M);
 }
@@ -74,7 +74,8 @@ static const EmuReg pf_regs[] = {
     { .name = "GLGEN_STAT", .base = GLGEN_STAT, .reset = 0 },
 };
 
-void pf_block_init(IrdmaDev *d)
+void pf_block_init(IrdmaDev *d, const PfResets *resets)
 {
+    d->pf_resets_ops = resets;
     emu_regfile_add(d->regs, pf_regs, G_N_ELEMENTS(pf_regs), d);
 }

@@ -7,8 +7,14 @@
 #ifndef IRDMA_EMU_PF_H
 #define IRDMA_EMU_PF_H
 
-#include "device.h"
+#include "core/dev.h"
 
-void pf_block_init(IrdmaDev *d);
+/* The resets the registers trigger, which span every block: the root's. */
+struct PfResets {
+    void (*pf_reset)(IrdmaDev *d);       /* PFGEN_CTRL.PFSWR */
+    void (*core_reset)(IrdmaDev *d);     /* GLGEN_RTRIG: CORER or GLOBR */
+};
+
+void pf_block_init(IrdmaDev *d, const PfResets *resets);
 
 #endif

@@ -24,12 +24,6 @@
 #include "trace.h"
 
 #include "emu/device.h"
-#include "emu/fault.h"
-#include "emu/ids.h"
-#include "emu/lan_rx.h"
-#include "emu/lan_tx.h"
-#include "emu/roce.h"
-#include "emu/wire.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
@@ -268,54 +262,17 @@ static void irdma_sim_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
     pcie_cap_flr_write_config(pdev, addr, val, len);
 }
 
-/* The device's counters, read-only for test harnesses (qom-get): what the guest's statistics
- * registers do not show. */
+/* The device's counters, read-only for test harnesses (qom-get): "x-" and the core's name. */
+static void irdma_sim_add_counter(void *opaque, const char *name, uint64_t *value)
+{
+    g_autofree char *prop = g_strdup_printf("x-%s", name);
+
+    object_property_add_uint64_ptr(OBJECT(opaque), prop, value, OBJ_PROP_FLAG_READ);
+}
+
 static void irdma_sim_add_counters(IrdmaSimState *s)
 {
-    IrdmaDev *d = s->core;
-    const struct {
-        const char *name;
-        uint64_t *value;
-    } counters[] = {
-        /* the RDMA teardown leak checks */
-        { "x-rdma-teardowns", &d->rdma_teardowns },
-        { "x-rdma-leaked", &d->rdma_leaked },
-        /* the LAN engines */
-        { "x-lan-tx-frames", &lan_tx_stats(d->lan_tx)->frames },
-        { "x-lan-rx-frames", &lan_rx_stats(d->lan_rx)->frames },
-        { "x-lan-rx-no-desc", &lan_rx_stats(d->lan_rx)->no_desc },
-        { "x-lan-rx-filtered", &lan_rx_stats(d->lan_rx)->filtered },
-        /* the QP suspend/resume flows: SUSPEND_QP and SQD, RESUME_QP, AE 0x900 posted */
-        { "x-rdma-suspends", &d->qp_suspends },
-        { "x-rdma-resumes", &d->qp_resumes },
-        { "x-rdma-suspend-aes", &d->qp_suspend_aes },
-        /* the RoCEv2 packet path */
-        { "x-roce-tx-frames", &roce_stats(d->roce)->tx_frames },
-        { "x-roce-rx-frames", &roce_stats(d->roce)->rx_frames },
-        { "x-roce-loopback-frames", &roce_stats(d->roce)->loopback_frames },
-        { "x-roce-rx-bad-icrc", &roce_stats(d->roce)->rx_bad_icrc },
-        /* frames the wire's queues had no room for (timing=model) */
-        { "x-wire-dropped", &wire_stats(d->wire)->dropped },
-        /* the device's own suspend and resume latencies (virtual ns; the timing model's
-         * under -icount) */
-        { "x-suspend-latency-count", &d->suspend_latency.count },
-        { "x-suspend-latency-total-ns", &d->suspend_latency.total_ns },
-        { "x-suspend-latency-min-ns", &d->suspend_latency.min_ns },
-        { "x-suspend-latency-max-ns", &d->suspend_latency.max_ns },
-        { "x-resume-latency-count", &d->resume_latency.count },
-        { "x-resume-latency-total-ns", &d->resume_latency.total_ns },
-        { "x-resume-latency-min-ns", &d->resume_latency.min_ns },
-        { "x-resume-latency-max-ns", &d->resume_latency.max_ns },
-        /* what the guest saw, for the determinism check under -icount */
-        { "x-effects", &d->effects.count },
-        { "x-effects-digest", &d->effects.digest },
-        { "x-effects-last-ns", &d->effects.last_ns },
-    };
-
-    for (size_t i = 0; i < G_N_ELEMENTS(counters); i++) {
-        object_property_add_uint64_ptr(OBJECT(s), counters[i].name, counters[i].value,
-                                       OBJ_PROP_FLAG_READ);
-    }
+    irdma_dev_foreach_counter(s->core, irdma_sim_add_counter, s);
 }
 
 /* timing=auto: the model under -icount, where the virtual clock is the guest's own time;
@@ -357,14 +314,9 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
         return;
     }
 
-    if (s->faults && *s->faults) {
-        FaultPlan *plan = fault_plan_load(s->faults, &gerr);
-
-        if (!plan) {
-            error_setg(errp, "irdma-sim: faults=%s: %s", s->faults, gerr->message);
-            goto fail;
-        }
-        fault_set_plan(s->core, plan);
+    if (s->faults && *s->faults && !irdma_dev_set_faults(s->core, s->faults, &gerr)) {
+        error_setg(errp, "irdma-sim: faults=%s: %s", s->faults, gerr->message);
+        goto fail;
     }
 
     pci_config_set_revision(pdev->config, IRDMA_PCI_REVISION);
@@ -443,7 +395,7 @@ static Property irdma_sim_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
-/* The timing-* properties, one per row of the core's parameter table (emu/timing.h); the
+/* The timing-* properties, one per row of the core's parameter table (emu/core/timing.h); the
  * core checks their ranges when it is created. */
 static void irdma_sim_get_timing(Object *obj, Visitor *v, const char *name, void *opaque,
                                  Error **errp)
@@ -491,14 +443,12 @@ static void irdma_sim_set_faults(Object *obj, const char *path, Error **errp)
 {
     IrdmaSimState *s = IRDMA_SIM(obj);
     g_autoptr(GError) gerr = NULL;
-    FaultPlan *plan = NULL;
 
     if (DEVICE(obj)->realized) {
-        if (*path && !(plan = fault_plan_load(path, &gerr))) {
+        if (!irdma_dev_set_faults(s->core, path, &gerr)) {
             error_setg(errp, "irdma-sim: faults=%s: %s", path, gerr->message);
             return;
         }
-        fault_set_plan(s->core, plan);
         trace_irdma_sim_faults(path);
     }
     g_free(s->faults);
@@ -507,7 +457,7 @@ static void irdma_sim_set_faults(Object *obj, const char *path, Error **errp)
 
 static char *irdma_sim_get_fault_log(Object *obj, Error **errp)
 {
-    return g_strdup(fault_log(IRDMA_SIM(obj)->core));
+    return g_strdup(irdma_dev_fault_log(IRDMA_SIM(obj)->core));
 }
 
 static void irdma_sim_instance_init(Object *obj)

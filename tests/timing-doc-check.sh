@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every timing parameter must have a row in docs/timing.md with its property name, default and
-# unit, so the documented table cannot drift from emu/timing.c. A list-model that fails, lists
+# unit, so the documented table cannot drift from emu/core/timing.c. A list-model that fails, lists
 # nothing or prints a line that is not "timing-NAME DEFAULT UNIT" fails the check.
 #   timing-doc-check.sh LIST_MODEL_BINARY TIMING_MD
 set -eu

@@ -1,7 +1,7 @@
 /* ddp_gen.c - synthetic DDP package builder (see ddp_gen.h). */
 #include <string.h>
 #include "ddp_gen.h"
-#include "emu/le.h"
+#include "emu/core/le.h"
 
 G_DEFINE_QUARK(ddp-gen-error-quark, ddp_gen_error)
 

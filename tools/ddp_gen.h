@@ -2,7 +2,7 @@
  * ddp_gen.h - builds a synthetic DDP package that ice 6.1's parser (ice_init_pkg) accepts.
  *
  * Used by tools/mkddp (which writes it to a file) and by the unit tests (which re-parse it with
- * their own checker). The layout is in emu/ddp_format.h and explained in docs/ddp-package.md.
+ * their own checker). The layout is in emu/fw/ddp_format.h and explained in docs/ddp-package.md.
  */
 #ifndef IRDMA_TOOLS_DDP_GEN_H
 #define IRDMA_TOOLS_DDP_GEN_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "emu/ddp_format.h"
+#include "emu/fw/ddp_format.h"
 
 typedef struct DdpGenSpec {
     uint8_t ver[DDP_VER_SIZE];            /* metadata section version (what ice reports) */
@@ -23,7 +23,7 @@ typedef struct DdpGenSpec {
     bool download;
 } DdpGenSpec;
 
-/* The synthetic package of emu/ddp_format.h (DDP_SYNTH_*), without download. */
+/* The synthetic package of emu/fw/ddp_format.h (DDP_SYNTH_*), without download. */
 void ddp_gen_spec_default(DdpGenSpec *s);
 
 /* Sets the metadata name: 1..DDP_META_NAME_SIZE-1 printable ASCII characters. */

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <inttypes.h>
-#include "emu/aq.h"
-#include "emu/timing.h"
+#include "emu/fw/aq.h"
+#include "emu/core/timing.h"
 
 static int list_timing(void)
 {

@@ -4,7 +4,7 @@
  *   mkddp -o OUT.pkg [--download] [--pkg-version X.Y.Z.W] [--name NAME] [--track-id N]
  *
  * Without options the package is the one the firmware model reports as active at power-on
- * (emu/ddp_format.h), so ice logs "The DDP package was successfully loaded". Exit status 0 on
+ * (emu/fw/ddp_format.h), so ice logs "The DDP package was successfully loaded". Exit status 0 on
  * success, 1 on an I/O error, 2 on a usage error.
  */
 #include <stdio.h>

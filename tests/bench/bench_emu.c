@@ -35,10 +35,10 @@
 #include <check.h>
 #include <glib.h>
 #include "../unit/trt_util.h"
-#include "emu/pe_defs.h"
-#include "emu/qp.h"
-#include "emu/roce.h"
-#include "emu/rocev2.h"
+#include "emu/rdma/pe_defs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/roce.h"
+#include "emu/rdma/rocev2.h"
 
 #define BENCH_NAME          "bench-emu"
 #define BENCH_MTU           ROCE_MTU_MAX      /* the largest the device supports */

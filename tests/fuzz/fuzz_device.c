@@ -66,12 +66,12 @@
 #include "../unit/aq_util.h"
 #include "../unit/lan_util.h"
 #include "../unit/trt_util.h"
-#include "emu/e810_regs.h"
-#include "emu/fault.h"
-#include "emu/pe_regs.h"
-#include "emu/le.h"
-#include "emu/roce.h"
-#include "emu/rocev2.h"
+#include "emu/core/e810_regs.h"
+#include "emu/core/fault.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/core/le.h"
+#include "emu/rdma/roce.h"
+#include "emu/rdma/rocev2.h"
 
 enum { OP_MMIO_WRITE, OP_MMIO_READ, OP_MEM_WRITE, OP_TIME, OP_AQ_CMD, OP_CQP_WQE, OP_FRAME,
        OP_SEND_Q, OP_RECV_Q, OP_WIRE, OP_COUNT,
@@ -376,7 +376,7 @@ static void op_fault_plan(Input *in)
     }
     take(in, text, len);
     text[len] = '\0';
-    plan = fault_plan_parse(text, "fuzz.plan", &err);
+    plan = fault_plan_parse(&irdma_dev_fault_vocab, text, "fuzz.plan", &err);
     if (plan) {
         fault_set_plan(d, plan);
     }

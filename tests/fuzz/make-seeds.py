@@ -40,20 +40,20 @@ TX_HDR_LEN = 54
 TXD_EOP, TXD_RS, TXD_IL2TAG1, TXD_IIPT_IPV4_CSUM, TXD_IIPT_IPV6, TXD_L4T_TCP, TXD_L4T_UDP = (
     0x1, 0x2, 0x8, 0x60, 0x20, 0x100, 0x300)
 DTYPE_CTX, CTX_TSO = 0x1, 0x1
-# ice's probe leaves these ids (fw_switch.c, fw_sched.c): VSI 0, and the queue group node of
+# ice's probe leaves these ids (fw/switch.c, fw/sched.c): VSI 0, and the queue group node of
 # layer 7 (TEIDs count from 0x200: the firmware's entry point took it, ice's six nodes follow).
 LAN_VSI, LAN_QGRP_TEID = 0, 0x206
 AQ_FLAG_RD = 0x0400
 
 
 def aqc(name):
-    """The opcode of AQC_@name, from emu/aq_defs.h."""
+    """The opcode of AQC_@name, from emu/fw/aq_defs.h."""
     text = (ROOT / "emu" / "aq_defs.h").read_text()
     return int(re.search(r"#define\s+AQC_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 
 
 def cqp_op(name):
-    """The opcode of CQP_OP_@name, from emu/pe_defs.h."""
+    """The opcode of CQP_OP_@name, from emu/rdma/pe_defs.h."""
     text = (ROOT / "emu" / "pe_defs.h").read_text()
     return int(re.search(r"#define\s+CQP_OP_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 

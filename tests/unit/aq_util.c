@@ -1,8 +1,8 @@
 /* aq_util.c - admin queue test driver (see aq_util.h). */
 #include <string.h>
 #include "aq_util.h"
-#include "emu/e810_regs.h"
-#include "emu/le.h"
+#include "emu/core/e810_regs.h"
+#include "emu/core/le.h"
 
 FakeHost *h;
 IrdmaDev *d;

@@ -7,7 +7,7 @@
 #define IRDMA_TEST_AQ_UTIL_H
 
 #include "fake_host.h"
-#include "emu/aq_defs.h"
+#include "emu/fw/aq_defs.h"
 
 /* Guest-memory layout the helpers use (the fake host needs AQT_MEM_SIZE bytes). */
 #define AQT_ATQ_RING     0x1000

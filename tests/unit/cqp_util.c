@@ -2,8 +2,8 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/pe_regs.h"
-#include "emu/ws.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/ws.h"
 
 
 /* h and d are the globals of aq_util.c, shared by every device-level suite. */

@@ -7,7 +7,7 @@
 #define IRDMA_TEST_CQP_UTIL_H
 
 #include "fake_host.h"
-#include "emu/pe_defs.h"
+#include "emu/rdma/pe_defs.h"
 
 #define CQPT_HOSTCTX      0x1000
 #define CQPT_QUERY_BUF    0x1100

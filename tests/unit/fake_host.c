@@ -1,7 +1,7 @@
 /* fake_host.c - the unit tests' host (see fake_host.h). */
 #include <string.h>
 #include "fake_host.h"
-#include "emu/ids.h"
+#include "emu/core/ids.h"
 
 static int fh_dma_read(void *opaque, uint64_t gpa, void *buf, size_t len)
 {

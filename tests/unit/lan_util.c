@@ -2,8 +2,8 @@
 #include <check.h>
 #include <string.h>
 #include "lan_util.h"
-#include "emu/e810_regs.h"
-#include "emu/le.h"
+#include "emu/core/e810_regs.h"
+#include "emu/core/le.h"
 #include "tools/ddp_gen.h"
 
 /* 0x0C40 download_pkg: flags, last buffer. */

@@ -1,11 +1,11 @@
 /* test_aq.c - the admin queue engine: ring protocol, buffer rules, errors, ARQ events. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/aq.h"
-#include "emu/e810_regs.h"
-#include "emu/fw.h"
-#include "emu/intr.h"
-#include "emu/le.h"
+#include "emu/fw/aq.h"
+#include "emu/core/e810_regs.h"
+#include "emu/fw/fw.h"
+#include "emu/core/intr.h"
+#include "emu/core/le.h"
 
 START_TEST(get_version_completes_with_dd_cmp_and_advances_head)
 {

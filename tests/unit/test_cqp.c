@@ -2,11 +2,11 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/ceq.h"
-#include "emu/cqp.h"
-#include "emu/hmc.h"
-#include "emu/pe_regs.h"
-#include "emu/e810_regs.h"
+#include "emu/rdma/ceq.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/core/e810_regs.h"
 
 /* Up to a CCQ with CQP SQ of 16 WQEs and @ccq_size CQEs. */
 static void bring_up(unsigned ccq_size)
@@ -286,8 +286,8 @@ START_TEST(model_timing_completes_each_wqe_at_its_modelled_time)
     ck_assert_uint_eq(cqpt_create(3), PFPE_CCQPSTATUS_DONE_M);
     fake_host_advance(h, d, h->now_ns);        /* the creation's doorbell, still inline */
     d->timing.mode = TIMING_MODEL;
-    ck_assert_uint_eq(timing_cqp_wqe_ns(&d->timing, CQP_OP_NOP), nop_ns);
-    ck_assert_uint_gt(timing_cqp_wqe_ns(&d->timing, CQP_OP_CREATE_QP), nop_ns);
+    ck_assert_uint_eq(timing_cqp_wqe_ns(&d->timing, TIMING_CQP_OTHER), nop_ns);
+    ck_assert_uint_gt(timing_cqp_wqe_ns(&d->timing, TIMING_CQP_QP), nop_ns);
     cqpt_post(q);
     cqpt_post(q);
     t0 = h->now_ns;

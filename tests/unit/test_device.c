@@ -1,9 +1,9 @@
 /* test_device.c - device creation, configuration checks and the PF reset registers. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/e810_regs.h"
-#include "emu/ids.h"
-#include "emu/inet.h"
+#include "emu/core/e810_regs.h"
+#include "emu/core/ids.h"
+#include "emu/core/inet.h"
 
 START_TEST(reset_status_says_device_active_and_all_resets_done)
 {

@@ -1,7 +1,7 @@
 /* test_event.c - the event queue: order, timer arming, cancel, budget. */
 #include <check.h>
 #include "fake_host.h"
-#include "emu/event.h"
+#include "emu/core/event.h"
 
 static FakeHost *h;
 static IrdmaHost host;

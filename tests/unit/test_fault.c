@@ -6,12 +6,12 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/fault.h"
-#include "emu/cqp.h"
-#include "emu/pe_defs.h"
-#include "emu/e810_regs.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
+#include "emu/core/fault.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/pe_defs.h"
+#include "emu/core/e810_regs.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
 #include "trt_util.h"
 #include "aq_util.h"
 
@@ -26,7 +26,7 @@ static void ft_setup(void)
 static void install(const char *text)
 {
     g_autoptr(GError) err = NULL;
-    FaultPlan *plan = fault_plan_parse(text, "test.plan", &err);
+    FaultPlan *plan = fault_plan_parse(&irdma_dev_fault_vocab, text, "test.plan", &err);
 
     ck_assert_msg(plan, "%s", err ? err->message : "?");
     fault_set_plan(d, plan);
@@ -36,7 +36,7 @@ static void expect_parse_error(const char *text, const char *want)
 {
     g_autoptr(GError) err = NULL;
 
-    ck_assert_ptr_null(fault_plan_parse(text, "test.plan", &err));
+    ck_assert_ptr_null(fault_plan_parse(&irdma_dev_fault_vocab, text, "test.plan", &err));
     ck_assert_msg(strstr(err->message, want), "'%s' does not say '%s'", err->message, want);
 }
 
@@ -241,7 +241,7 @@ START_TEST(every_guest_test_plan_parses)
         if (!g_str_has_suffix(name, ".plan")) {
             continue;
         }
-        plan = fault_plan_load(path, &err);
+        plan = fault_plan_load(&irdma_dev_fault_vocab, path, &err);
         ck_assert_msg(plan, "%s", err ? err->message : path);
         fault_plan_free(plan);
         n++;

@@ -1,13 +1,13 @@
-/* test_fw_dcb.c - AQ handlers of fw_dcb.c: good commands, and malformed ones answered with the
+/* test_fw_dcb.c - AQ handlers of fw/dcb.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
-#include "emu/fw_sched.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
+#include "emu/fw/sched.h"
 
-#include "emu/e810_regs.h"
-#include "emu/fw_dcb.h"
+#include "emu/core/e810_regs.h"
+#include "emu/fw/dcb.h"
 
 #define PRTDCB_GENS   0x00083020
 #define PRTDCB_TUP2TC 0x001D26C0

@@ -1,9 +1,9 @@
-/* test_fw_general.c - AQ handlers of fw_general.c: good commands, and malformed ones answered with the
+/* test_fw_general.c - AQ handlers of fw/general.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
 /* Finds capability @cap in a list_caps response; returns its element or NULL. */
 static const uint8_t *find_cap(const uint8_t *buf, unsigned count, uint16_t cap)

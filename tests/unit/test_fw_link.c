@@ -1,11 +1,11 @@
-/* test_fw_link.c - AQ handlers of fw_link.c: good commands, and malformed ones answered with the
+/* test_fw_link.c - AQ handlers of fw/link.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
-#include "emu/fw_link.h"
+#include "emu/fw/link.h"
 
 #define PHY_25GBASE_SR (1ull << 23)
 

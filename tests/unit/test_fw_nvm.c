@@ -1,17 +1,17 @@
-/* test_fw_nvm.c - AQ handlers of fw_nvm.c: good commands, and malformed ones answered with the
+/* test_fw_nvm.c - AQ handlers of fw/nvm.c: good commands, and malformed ones answered with the
  * firmware's error codes.
  *
  * The image is decoded here the way ice 6.1 and 6.12/7.3 decode it (ice_nvm.c, ice_type.h), with
- * the driver's word offsets written out below rather than taken from fw_nvm.c, so a layout
+ * the driver's word offsets written out below rather than taken from fw/nvm.c, so a layout
  * mistake in the model shows up as a failing test. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include "aq_util.h"
-#include "emu/e810_regs.h"
-#include "emu/fw.h"
-#include "emu/fw_nvm.h"
-#include "emu/le.h"
+#include "emu/core/e810_regs.h"
+#include "emu/fw/fw.h"
+#include "emu/fw/nvm.h"
+#include "emu/core/le.h"
 
 /* What ice reads (ice_type.h, ice_adminq_cmd.h) */
 #define ICE_AQC_NVM_FLASH_ONLY          0x80

@@ -1,14 +1,14 @@
-/* test_fw_pkg.c - AQ handlers of fw_pkg.c: good commands, and malformed ones answered with the
+/* test_fw_pkg.c - AQ handlers of fw/pkg.c: good commands, and malformed ones answered with the
  * firmware's error codes; and the synthetic package of tools/ddp_gen.c, re-parsed by a checker
  * that follows ice 6.1's package rules (ice_flex_pipe.c).
  *
  * The checker and the buffer builder below use their own offsets, written from the driver's
- * structures (ice_flex_type.h, ice_adminq_cmd.h), not emu/ddp_format.h: a wrong constant there
+ * structures (ice_flex_type.h, ice_adminq_cmd.h), not emu/fw/ddp_format.h: a wrong constant there
  * would otherwise be wrong in the generator and in its test alike. */
 #include <check.h>
 #include "aq_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 #include "tools/ddp_gen.h"
 
 /* ---- the driver's view of a package ---- */

@@ -1,11 +1,11 @@
-/* test_fw_sched.c - AQ handlers of fw_sched.c: good commands, and malformed ones answered with the
+/* test_fw_sched.c - AQ handlers of fw/sched.c: good commands, and malformed ones answered with the
  * firmware's error codes. The good sequences are the ones ice 6.1 sends (ice_sched.c,
  * ice_common.c, ice_idc.c, ice_dcb.c). */
 #include <check.h>
 #include "lan_util.h"
-#include "emu/fw.h"
-#include "emu/fw_sched.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/fw/sched.h"
+#include "emu/core/le.h"
 
 /* ---- layouts (ice_adminq_cmd.h) ---- */
 #define ELEMD_SIZE      24

@@ -1,11 +1,11 @@
-/* test_fw_switch.c - AQ handlers of fw_switch.c: good commands, and malformed ones answered with the
+/* test_fw_switch.c - AQ handlers of fw/switch.c: good commands, and malformed ones answered with the
  * firmware's error codes. */
 #include <check.h>
 #include "lan_util.h"
-#include "emu/fw.h"
-#include "emu/le.h"
+#include "emu/fw/fw.h"
+#include "emu/core/le.h"
 
-#include "emu/fw_switch.h"
+#include "emu/fw/switch.h"
 
 static uint16_t add_vsi(AqtResp *r)
 {

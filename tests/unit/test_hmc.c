@@ -2,8 +2,8 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/hmc.h"
-#include "emu/pe_regs.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/pe_regs.h"
 
 START_TEST(commit_layout_is_disjoint_aligned_and_pble_last)
 {

@@ -3,13 +3,13 @@
  * descriptors out to the wire. */
 #include <check.h>
 #include "lan_util.h"
-#include "emu/e810_regs.h"
-#include "emu/fw_sched.h"
-#include "emu/fw_switch.h"
-#include "emu/inet.h"
-#include "emu/lan_rx.h"
-#include "emu/lan_tx.h"
-#include "emu/le.h"
+#include "emu/core/e810_regs.h"
+#include "emu/fw/sched.h"
+#include "emu/fw/switch.h"
+#include "emu/core/inet.h"
+#include "emu/lan/lan_rx.h"
+#include "emu/lan/lan_tx.h"
+#include "emu/core/le.h"
 
 #define ETH_HLEN        14
 #define ETH_P_IPV4      0x0800

@@ -12,11 +12,11 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/hmc.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
-#include "emu/roce.h"
-#include "emu/wire.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/roce.h"
+#include "emu/port/wire.h"
 #include "trt_util.h"
 
 typedef enum Way {

@@ -2,13 +2,13 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/cq.h"
-#include "emu/cqp.h"
-#include "emu/hmc.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
-#include "emu/ws.h"
-#include "emu/e810_regs.h"
+#include "emu/rdma/cq.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/ws.h"
+#include "emu/core/e810_regs.h"
 
 #define QPT_Q2CTX     0x80000           /* irdma's q2_ctx_mem: 256 B Q2, then the context */
 #define QPT_CTX       (QPT_Q2CTX + QPC_Q2_SIZE)

@@ -3,13 +3,13 @@
 #include <check.h>
 #include <string.h>
 #include "cqp_util.h"
-#include "emu/ah.h"
-#include "emu/cqp.h"
-#include "emu/hmc.h"
-#include "emu/ltab.h"
-#include "emu/mr.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
+#include "emu/rdma/ah.h"
+#include "emu/rdma/cqp.h"
+#include "emu/rdma/hmc.h"
+#include "emu/rdma/ltab.h"
+#include "emu/rdma/mr.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
 
 #define OBT_CCQ_SIZE  256
 #define OBT_PD        0x2b3c5u          /* 18 bits */

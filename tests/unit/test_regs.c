@@ -1,7 +1,7 @@
 /* test_regs.c - the register file mechanism: declaration, masks, handlers, arrays, misses. */
 #include <check.h>
 #include "fake_host.h"
-#include "emu/regs.h"
+#include "emu/core/regs.h"
 
 typedef struct TestBlk {
     unsigned reads, writes;

@@ -3,9 +3,9 @@
 #include <string.h>
 #include <glib.h>
 #include <zlib.h>
-#include "emu/crc32.h"
-#include "emu/rocev2.h"
-#include "emu/wqe.h"
+#include "emu/core/crc32.h"
+#include "emu/rdma/rocev2.h"
+#include "emu/rdma/wqe.h"
 
 static const uint8_t payload[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!";
 

@@ -6,10 +6,10 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/pe_defs.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
-#include "emu/rocev2.h"
+#include "emu/rdma/pe_defs.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/rocev2.h"
 #include "trt_util.h"
 
 /* Frame sizes of an IPv4 RoCEv2 packet: Ethernet, IPv4, UDP, BTH, ICRC, and the extensions. */

@@ -10,11 +10,11 @@
  */
 #include <check.h>
 #include <string.h>
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
-#include "emu/roce.h"
-#include "emu/rq.h"
-#include "emu/rocev2.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
+#include "emu/rdma/roce.h"
+#include "emu/rdma/rq.h"
+#include "emu/rdma/rocev2.h"
 #include "trt_util.h"
 
 /* What the wire carried, frame by frame. */
@@ -373,7 +373,8 @@ END_TEST
 START_TEST(fault_plan_duplicates_a_send_completion)
 {
     g_autoptr(GError) err = NULL;
-    FaultPlan *plan = fault_plan_parse("[rule twice]\non = wqe SEND\naction = duplicate\n"
+    FaultPlan *plan = fault_plan_parse(&irdma_dev_fault_vocab,
+                                       "[rule twice]\non = wqe SEND\naction = duplicate\n"
                                        "once = true\n", "test.plan", &err);
     unsigned first, second;
 

@@ -2,8 +2,8 @@
 #include <check.h>
 #include <string.h>
 #include "trt_util.h"
-#include "emu/pe_regs.h"
-#include "emu/qp.h"
+#include "emu/rdma/pe_regs.h"
+#include "emu/rdma/qp.h"
 
 #define DEFAULT_GEOM { .mtu = TRT_MTU, .mr_len = TRT_MR_LEN }
 

@@ -8,7 +8,7 @@
 #define IRDMA_TEST_TRT_UTIL_H
 
 #include "cqp_util.h"
-#include "emu/qp.h"
+#include "emu/rdma/qp.h"
 
 #define TRT_CCQ_SIZE    256
 #define TRT_AEQ_SIZE    64

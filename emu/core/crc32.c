@@ -1,0 +1,116 @@
+/* crc32.c - CRC-32, zlib's, folded with PCLMULQDQ where the CPU has it (see crc32.h). */
+#include <stdbool.h>
+#include <zlib.h>
+#include "core/crc32.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CRC32_CLMUL 1
+#endif
+
+#ifdef CRC32_CLMUL
+#include <immintrin.h>
+
+/*
+ * Folding (Intel, "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ Instruction",
+ * 2009), the bit-reflected variant. A 128-bit lane of the remainder is carried D bits further
+ * down the message by multiplying its two 64-bit halves by x^(D+32) and x^(D-32) mod P and
+ * adding the two products to the lane D bits on; the last lane is reduced to 96, then 64 bits
+ * and brought to 32 by Barrett reduction. In the reflected domain the low half of a register is
+ * the higher-degree one, and a carry-less product of two reflected operands comes out one bit
+ * short: each constant is (x^E mod P) bit-reflected over 32 bits, shifted left by one.
+ */
+#define CLMUL_X544     0x154442bd4ull   /* x^(4*128+32) mod P: four lanes on */
+#define CLMUL_X480     0x1c6e41596ull   /* x^(4*128-32) mod P */
+#define CLMUL_X160     0x1751997d0ull   /* x^(128+32) mod P: one lane on */
+#define CLMUL_X96      0x0ccaa009eull   /* x^(128-32) mod P: 128 -> 96 bits */
+#define CLMUL_X64      0x163cd6124ull   /* x^64 mod P: 96 -> 64 bits */
+#define CLMUL_MU       0x1f7011641ull   /* floor(x^64 / P), bit-reflected over 33 bits */
+#define CLMUL_POLY     0x1db710641ull   /* P, bit-reflected over 33 bits */
+#define CLMUL_LANE     EMU_CRC32_BLOCK  /* bytes per 128-bit lane */
+#define CLMUL_LANES    4                /* lanes folded side by side (multiplier latency) */
+
+/* Chosen once, when the program is loaded. */
+static bool crc32_use_clmul;
+
+static void __attribute__((constructor)) crc32_select(void)
+{
+    __builtin_cpu_init();
+    crc32_use_clmul = __builtin_cpu_supports("pclmul");
+}
+
+__attribute__((target("pclmul")))
+static inline __m128i lane_load(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+/* @x carried on by the distance @k holds (low half: x^(D+32), high: x^(D-32)), plus @next. */
+__attribute__((target("pclmul")))
+static inline __m128i fold(__m128i x, __m128i k, __m128i next)
+{
+    return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),
+                                       _mm_clmulepi64_si128(x, k, 0x11)), next);
+}
+
+/* The low 32 bits of @x, the rest zero. */
+__attribute__((target("pclmul")))
+static inline __m128i low32(__m128i x)
+{
+    return _mm_cvtsi32_si128(_mm_cvtsi128_si32(x));
+}
+
+/* The CRC register (not inverted) @crc carried over @len bytes: a multiple of CLMUL_LANE. */
+__attribute__((target("pclmul")))
+static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    const __m128i k4 = _mm_set_epi64x(CLMUL_X480, CLMUL_X544);
+    const __m128i k1 = _mm_set_epi64x(CLMUL_X96, CLMUL_X160);
+    const __m128i k64 = _mm_set_epi64x(0, CLMUL_X64);
+    const __m128i barrett = _mm_set_epi64x(CLMUL_MU, CLMUL_POLY);
+    __m128i x = _mm_xor_si128(lane_load(p), _mm_cvtsi32_si128(crc));
+
+    p += CLMUL_LANE;
+    len -= CLMUL_LANE;
+    if (len >= (CLMUL_LANES - 1) * CLMUL_LANE) {
+        __m128i x1 = lane_load(p), x2 = lane_load(p + CLMUL_LANE);
+        __m128i x3 = lane_load(p + 2 * CLMUL_LANE);
+
+        p += (CLMUL_LANES - 1) * CLMUL_LANE;
+        len -= (CLMUL_LANES - 1) * CLMUL_LANE;
+        for (; len >= CLMUL_LANES * CLMUL_LANE; p += CLMUL_LANES * CLMUL_LANE,
+                                                len -= CLMUL_LANES * CLMUL_LANE) {
+            x = fold(x, k4, lane_load(p));
+            x1 = fold(x1, k4, lane_load(p + CLMUL_LANE));
+            x2 = fold(x2, k4, lane_load(p + 2 * CLMUL_LANE));
+            x3 = fold(x3, k4, lane_load(p + 3 * CLMUL_LANE));
+        }
+        x = fold(fold(fold(x, k1, x1), k1, x2), k1, x3);
+    }
+    for (; len; p += CLMUL_LANE, len -= CLMUL_LANE) {
+        x = fold(x, k1, lane_load(p));
+    }
+    /* 128 -> 96 bits: the low (higher-degree) half times x^96 onto the high half. */
+    x = _mm_xor_si128(_mm_srli_si128(x, 8), _mm_clmulepi64_si128(x, k1, 0x10));
+    /* 96 -> 64 bits. */
+    x = _mm_xor_si128(_mm_srli_si128(x, 4), _mm_clmulepi64_si128(low32(x), k64, 0x00));
+    /* Barrett: q = (low 32 bits) * mu, remainder = x - q * P, in bits 32..63. */
+    x = _mm_xor_si128(x, _mm_clmulepi64_si128(
+            low32(_mm_clmulepi64_si128(low32(x), barrett, 0x10)), barrett, 0x00));
+    return _mm_cvtsi128_si32(_mm_srli_si128(x, 4));
+}
+#endif
+
+uint32_t emu_crc32(uint32_t crc, const uint8_t *buf, size_t len)
+{
+#ifdef CRC32_CLMUL
+    if (crc32_use_clmul && len >= CLMUL_LANE) {
+        size_t n = len & ~(size_t)(CLMUL_LANE - 1);
+
+        crc = ~crc32_clmul(~crc, buf, n);
+        buf += n;
+        len -= n;
+    }
+#endif
+    /* The tail, and everything on other CPUs. */
+    return crc32_z(crc, buf, len);
+}

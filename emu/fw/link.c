@@ -1,0 +1,467 @@
+/* fw/link.c - PHY, MAC and link status, the port's link topology and port options
+ * (see fw/link.h). */
+#include "fw/link.h"
+#include "core/le.h"
+#include "core/trace.h"
+
+/* 0x0600 get_phy_caps params */
+#define PHY_CAPS_PARAM0             2
+#define PHY_CAPS_REPORT_MODE_M      0x000e
+#define REPORT_TOPO_CAP_NO_MEDIA    0x0
+#define REPORT_TOPO_CAP_MEDIA       0x2
+#define REPORT_ACTIVE_CFG           0x4
+#define REPORT_DFLT_CFG             0x8
+/* ice_aqc_get_phy_caps_data */
+#define PHY_CAPS_DATA_SIZE          560
+#define PHY_CAPS_TYPE_LOW           0
+#define PHY_CAPS_TYPE_HIGH          8
+#define PHY_CAPS_CAPS               16
+#define PHY_CAPS_LOW_POWER_AN       17
+#define PHY_CAPS_EEE_CAP            18
+#define PHY_CAPS_EEER               20
+#define PHY_CAPS_FEC_OPTIONS        34
+#define PHY_CAPS_MOD_ENFORCE        35
+#define PHY_CAPS_EXT_COMPLIANCE     36
+#define PHY_CAPS_MODULE_TYPE        37
+#define PHY_CAP_TX_PAUSE            0x01
+#define PHY_CAP_RX_PAUSE            0x02
+#define PHY_CAP_EN_LINK             0x08
+#define PHY_CAP_AN_MODE             0x10
+#define PHY_CAP_EN_MOD_QUAL         0x20
+#define PHY_CAP_EN_AUTO_FEC         0x80
+#define FEC_25G_RS_528_REQ          0x04
+#define FEC_25G_KR_REQ              0x08
+#define FEC_25G_RS_CLAUSE91_EN      0x40
+#define FEC_25G_KR_CLAUSE74_EN      0x80
+#define MOD_TYPE_SFP_PLUS           0xa0
+#define MOD_TYPE_QSFP_PLUS          0x80
+#define MOD_TYPE_BYTE1_SR           0x10
+/* ice_aqc_set_phy_cfg_data */
+#define PHY_CFG_DATA_SIZE           24
+#define PHY_CFG_TYPE_LOW            0
+#define PHY_CFG_TYPE_HIGH           8
+#define PHY_CFG_CAPS                16
+#define PHY_CFG_LOW_POWER_AN        17
+#define PHY_CFG_EEE_CAP             18
+#define PHY_CFG_EEER                20
+#define PHY_CFG_FEC_OPT             22
+#define PHY_CFG_MOD_ENFORCE         23
+#define PHY_CFG_CAPS_VALID_M        0xef
+
+/* 0x0603 set_mac_cfg params */
+#define MAC_CFG_MAX_FRAME           0
+#define MAC_MIN_FRAME               1518
+#define MAC_MAX_FRAME               9728
+
+/* 0x0605 restart_an params */
+#define RESTART_AN_FLAGS            2
+#define RESTART_AN_LINK_RESTART     0x02
+#define RESTART_AN_LINK_ENABLE      0x04
+
+/* 0x0607 get_link_status params and ice_aqc_get_link_status_data */
+#define LINK_STATUS_CMD_FLAGS       2
+#define LSE_M                       0x3
+#define LSE_DIS                     0x2
+#define LSE_ENA                     0x3
+#define LSE_IS_ENABLED              0x1
+#define LINK_DATA_SIZE              32
+#define LINK_DATA_LINK_INFO         2
+#define LINK_DATA_AN_INFO           3
+#define LINK_DATA_MAX_FRAME         6
+#define LINK_DATA_CFG               8
+#define LINK_DATA_SPEED             10
+#define LINK_DATA_TYPE_LOW          16
+#define LINK_DATA_TYPE_HIGH         24
+#define LINK_INFO_UP                0x01
+#define LINK_INFO_MEDIA_AVAILABLE   0x40
+#define LINK_INFO_SIGNAL_DETECT     0x80
+#define AN_INFO_COMPLETED           0x01
+#define AN_INFO_FEC_EN              0x08
+#define AN_INFO_PAUSE_TX            0x20
+#define AN_INFO_PAUSE_RX            0x40
+#define AN_INFO_QUALIFIED_MODULE    0x80
+#define LINK_CFG_25G_RS_528_FEC     0x02
+
+/* 0x06E0 get_link_topo params (struct ice_aqc_get_link_topo) */
+#define TOPO_LPORT_NUM              0
+#define TOPO_LPORT_VALID            1
+#define TOPO_LPORT_VALID_BIT        0x01
+#define TOPO_NODE_TYPE_CTX          2
+#define TOPO_NODE_TYPE_M            0x0f
+#define TOPO_NODE_CTX_M             0xf0
+#define TOPO_NODE_INDEX             3
+#define TOPO_HANDLE                 4       /* le16, response */
+#define TOPO_NODE_PART_NUM          6       /* response */
+#define TOPO_NODE_TYPE_CAGE         6
+#define TOPO_CTX_GLOBAL             0
+#define TOPO_CTX_PORT               2
+/* The cage's part number as ice_get_port_topology reads it. */
+#define CAGE_SFP28                  0x12
+#define CAGE_QSFP28                 0x14
+#define CAGE_HANDLE                 0x0001
+
+/* 0x06EA get_port_options params (struct ice_aqc_get_port_options) and elements */
+#define PORT_OPT_LPORT_NUM          0
+#define PORT_OPT_LPORT_VALID        1
+#define PORT_OPT_COUNT              2
+#define PORT_OPT_INNERMOST_PHY      3
+#define PORT_OPT_OPTIONS            4
+#define PORT_OPT_VALID              0x80
+#define PORT_OPT_PENDING            5
+#define PORT_OPT_ELEM_SIZE          8
+#define PORT_OPT_ELEM_PMD           0
+#define PORT_OPT_ELEM_MAX_SPEED     1
+#define PORT_OPT_ACTIVE_IDX         0       /* bits 3:0 of PORT_OPT_OPTIONS */
+
+/* 0x0613 set_event_mask params: a set bit masks (disables) that event. */
+#define EVENT_MASK                  8
+#define LINK_EVENT_UPDOWN           0x0002
+
+typedef struct PortMode {
+    unsigned mbps;
+    uint16_t link_speed;          /* ICE_AQ_LINK_SPEED_* */
+    uint64_t phy_type_low;        /* ICE_PHY_TYPE_LOW_*: SR optics for the speed */
+    uint8_t fec_options;
+    uint8_t module_type[3];
+    uint8_t cage;                 /* the cage's node part number (0x06E0) */
+    uint8_t max_speed;            /* ICE_AQC_PORT_OPT_MAX_LANE_* of the port option (0x06EA) */
+} PortMode;
+
+static const PortMode port_modes[] = {
+    { 10000, 1u << 5, 1ull << 14, 0, { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS },
+      CAGE_SFP28, 4 },
+    { 25000, 1u << 7, 1ull << 23,
+      FEC_25G_RS_528_REQ | FEC_25G_KR_REQ | FEC_25G_RS_CLAUSE91_EN | FEC_25G_KR_CLAUSE74_EN,
+      { MOD_TYPE_SFP_PLUS, MOD_TYPE_BYTE1_SR, MOD_TYPE_SFP_PLUS }, CAGE_SFP28, 5 },
+    { 50000, 1u << 9, 1ull << 37, FEC_25G_RS_528_REQ | FEC_25G_RS_CLAUSE91_EN,
+      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS }, CAGE_QSFP28, 6 },
+    { 100000, 1u << 10, 1ull << 52, FEC_25G_RS_528_REQ | FEC_25G_RS_CLAUSE91_EN,
+      { MOD_TYPE_QSFP_PLUS, 0, MOD_TYPE_QSFP_PLUS }, CAGE_QSFP28, 7 },
+};
+
+typedef struct PhyCfg {
+    uint64_t phy_type_low, phy_type_high;
+    uint8_t caps, low_power_an, fec_opt, mod_enforce;
+    uint16_t eee_cap, eeer;
+} PhyCfg;
+
+struct FwLink {
+    IrdmaDev *d;
+    const PortMode *mode;
+    PhyCfg active;                /* what set_phy_cfg last configured */
+    PhyCfg dflt;                  /* the NVM default configuration */
+    uint16_t max_frame;
+    uint16_t event_mask;
+    bool lse;                     /* link status events enabled (0x0607 LSE) */
+    bool carrier;                 /* the wire */
+    bool was_up;                  /* last state reported */
+};
+
+static const PortMode *find_mode(unsigned mbps)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(port_modes); i++) {
+        if (port_modes[i].mbps == mbps) {
+            return &port_modes[i];
+        }
+    }
+    return NULL;
+}
+
+bool fw_link_speed_supported(unsigned mbps)
+{
+    return find_mode(mbps) != NULL;
+}
+
+bool fw_link_is_up(const FwLink *s)
+{
+    return s->carrier && (s->active.caps & PHY_CAP_EN_LINK) &&
+           (s->active.phy_type_low & s->mode->phy_type_low);
+}
+
+static void fill_link_data(FwLink *s, uint8_t *buf)
+{
+    bool up = fw_link_is_up(s);
+
+    memset(buf, 0, LINK_DATA_SIZE);
+    buf[LINK_DATA_LINK_INFO] = LINK_INFO_MEDIA_AVAILABLE |
+                               (up ? LINK_INFO_UP | LINK_INFO_SIGNAL_DETECT : 0);
+    buf[LINK_DATA_AN_INFO] = AN_INFO_QUALIFIED_MODULE |
+                             (up ? AN_INFO_COMPLETED : 0) |
+                             (up && s->mode->fec_options ? AN_INFO_FEC_EN : 0) |
+                             (up && (s->active.caps & PHY_CAP_TX_PAUSE) ? AN_INFO_PAUSE_TX : 0) |
+                             (up && (s->active.caps & PHY_CAP_RX_PAUSE) ? AN_INFO_PAUSE_RX : 0);
+    st16(buf + LINK_DATA_MAX_FRAME, s->max_frame);
+    buf[LINK_DATA_CFG] = s->mode->fec_options ? LINK_CFG_25G_RS_528_FEC : 0;
+    st16(buf + LINK_DATA_SPEED, s->mode->link_speed);
+    st64(buf + LINK_DATA_TYPE_LOW, s->mode->phy_type_low);
+    st64(buf + LINK_DATA_TYPE_HIGH, 0);
+}
+
+/* Tell the driver when the state it last saw changed. */
+static void report_link_change(FwLink *s)
+{
+    IrdmaDev *d = s->d;
+    bool up = fw_link_is_up(s);
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t data[LINK_DATA_SIZE];
+
+    if (up == s->was_up) {
+        return;
+    }
+    s->was_up = up;
+    emu_trace(&d->host, "fw_link_change", "link %s (carrier %d, phy enabled %d)",
+              up ? "up" : "down", s->carrier, !!(s->active.caps & PHY_CAP_EN_LINK));
+    if (!s->lse || (s->event_mask & LINK_EVENT_UPDOWN)) {
+        emu_trace(&d->host, "fw_link_event_suppressed", "lse=%d mask=0x%04x", s->lse,
+                  s->event_mask);
+        return;
+    }
+    fill_link_data(s, data);
+    st16(params + LINK_STATUS_CMD_FLAGS, LSE_IS_ENABLED);
+    aq_post_event(d->aq, AQC_GET_LINK_STATUS, params, data, sizeof(data));
+}
+
+void fw_link_set_carrier(FwLink *s, bool up)
+{
+    s->carrier = up;
+    report_link_change(s);
+}
+
+static void put_phy_cfg(const PhyCfg *cfg, const PortMode *mode, uint8_t *buf)
+{
+    st64(buf + PHY_CAPS_TYPE_LOW, cfg->phy_type_low);
+    st64(buf + PHY_CAPS_TYPE_HIGH, cfg->phy_type_high);
+    buf[PHY_CAPS_CAPS] = cfg->caps;
+    buf[PHY_CAPS_LOW_POWER_AN] = cfg->low_power_an;
+    st16(buf + PHY_CAPS_EEE_CAP, cfg->eee_cap);
+    st16(buf + PHY_CAPS_EEER, cfg->eeer);
+    buf[PHY_CAPS_FEC_OPTIONS] = cfg->fec_opt;
+    buf[PHY_CAPS_MOD_ENFORCE] = cfg->mod_enforce;
+    memcpy(buf + PHY_CAPS_MODULE_TYPE, mode->module_type, sizeof(mode->module_type));
+}
+
+static uint16_t fw_get_phy_caps(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    unsigned mode = ld16(c->params + PHY_CAPS_PARAM0) & PHY_CAPS_REPORT_MODE_M;
+    PhyCfg caps;
+
+    if (c->buf_len < PHY_CAPS_DATA_SIZE) {
+        return AQ_RC_EINVAL;
+    }
+    switch (mode) {
+    case REPORT_TOPO_CAP_NO_MEDIA:
+    case REPORT_TOPO_CAP_MEDIA:
+        /* What the port and its module can do. */
+        caps = (PhyCfg) {
+            .phy_type_low = s->mode->phy_type_low,
+            .caps = PHY_CAP_TX_PAUSE | PHY_CAP_RX_PAUSE | PHY_CAP_EN_LINK | PHY_CAP_AN_MODE |
+                    PHY_CAP_EN_MOD_QUAL | (s->mode->fec_options ? PHY_CAP_EN_AUTO_FEC : 0),
+            .fec_opt = s->mode->fec_options,
+        };
+        break;
+    case REPORT_ACTIVE_CFG:
+        caps = s->active;
+        break;
+    case REPORT_DFLT_CFG:
+        caps = s->dflt;
+        break;
+    default:
+        emu_trace(&d->host, "fw_phy_caps_bad_mode", "report mode 0x%x", mode);
+        return AQ_RC_EINVAL;
+    }
+    put_phy_cfg(&caps, s->mode, c->buf);
+    c->resp_len = PHY_CAPS_DATA_SIZE;
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_set_phy_cfg(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    const uint8_t *b = c->buf;
+    PhyCfg cfg = {
+        .phy_type_low = ld64(b + PHY_CFG_TYPE_LOW),
+        .phy_type_high = ld64(b + PHY_CFG_TYPE_HIGH),
+        .caps = b[PHY_CFG_CAPS] & PHY_CFG_CAPS_VALID_M,
+        .low_power_an = b[PHY_CFG_LOW_POWER_AN],
+        .eee_cap = ld16(b + PHY_CFG_EEE_CAP),
+        .eeer = ld16(b + PHY_CFG_EEER),
+        .fec_opt = b[PHY_CFG_FEC_OPT],
+        .mod_enforce = b[PHY_CFG_MOD_ENFORCE],
+    };
+
+    /* A configuration naming no PHY type the port supports cannot bring up a link. */
+    if ((cfg.caps & PHY_CAP_EN_LINK) && !(cfg.phy_type_low & s->mode->phy_type_low) &&
+        !cfg.phy_type_high) {
+        emu_trace(&d->host, "fw_phy_cfg_rejected", "phy types 0x%" G_GINT64_MODIFIER "x/0x%"
+                  G_GINT64_MODIFIER "x not supported", cfg.phy_type_low, cfg.phy_type_high);
+        return AQ_RC_EINVAL;
+    }
+    s->active = cfg;
+    emu_trace(&d->host, "fw_phy_cfg", "types 0x%" G_GINT64_MODIFIER "x caps 0x%02x fec 0x%02x",
+              cfg.phy_type_low, cfg.caps, cfg.fec_opt);
+    report_link_change(s);
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_set_mac_cfg(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    unsigned max_frame = ld16(c->params + MAC_CFG_MAX_FRAME);
+
+    if (max_frame < MAC_MIN_FRAME || max_frame > MAC_MAX_FRAME) {
+        emu_trace(&d->host, "fw_mac_cfg_rejected", "max frame %u", max_frame);
+        return AQ_RC_EINVAL;
+    }
+    s->max_frame = max_frame;
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_restart_an(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    uint8_t flags = c->params[RESTART_AN_FLAGS];
+
+    if (flags & RESTART_AN_LINK_ENABLE) {
+        s->active.caps |= PHY_CAP_EN_LINK;
+    } else {
+        s->active.caps &= ~PHY_CAP_EN_LINK;
+    }
+    /* A restart drops the link for a moment: the driver sees a down and an up event. */
+    if ((flags & RESTART_AN_LINK_RESTART) && s->was_up && fw_link_is_up(s)) {
+        s->carrier = false;
+        report_link_change(s);
+        s->carrier = true;
+    }
+    report_link_change(s);
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_get_link_status(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    unsigned lse = ld16(c->params + LINK_STATUS_CMD_FLAGS) & LSE_M;
+
+    if (lse == LSE_ENA) {
+        s->lse = true;
+    } else if (lse == LSE_DIS) {
+        s->lse = false;
+    }
+    st16(c->params + LINK_STATUS_CMD_FLAGS, s->lse ? LSE_IS_ENABLED : 0);
+    /* Reading the status acknowledges it: events report changes from here. */
+    s->was_up = fw_link_is_up(s);
+    if (c->flags & AQ_FLAG_BUF) {
+        if (c->buf_len < LINK_DATA_SIZE) {
+            return AQ_RC_EINVAL;
+        }
+        fill_link_data(s, c->buf);
+        c->resp_len = LINK_DATA_SIZE;
+    }
+    return AQ_RC_OK;
+}
+
+static uint16_t fw_set_event_mask(IrdmaDev *d, AqCmd *c)
+{
+    d->link->event_mask = ld16(c->params + EVENT_MASK);
+    return AQ_RC_OK;
+}
+
+/* ---- 0x06E0 get_link_topo ---- */
+
+/*
+ * The board's netlist as firmware walks it: the port's cage and nothing else (no external
+ * PHY, clock controller, mux or GNSS receiver). A node that does not exist is ENOENT, which ice
+ * takes as "absent" (ice_is_media_cage_present, ice_find_netlist_node). Only the port's own
+ * context and the global one are searched; the port is logical port 0.
+ */
+static uint16_t fw_get_link_topo(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    unsigned type = c->params[TOPO_NODE_TYPE_CTX] & TOPO_NODE_TYPE_M;
+    unsigned ctx = emu_field_get(c->params[TOPO_NODE_TYPE_CTX], TOPO_NODE_CTX_M);
+    unsigned index = c->params[TOPO_NODE_INDEX];
+
+    if ((c->params[TOPO_LPORT_VALID] & TOPO_LPORT_VALID_BIT) && c->params[TOPO_LPORT_NUM] != 0) {
+        emu_trace(&d->host, "fw_link_topo_bad_port", "lport %u: EINVAL",
+                  c->params[TOPO_LPORT_NUM]);
+        return AQ_RC_EINVAL;
+    }
+    if (type != TOPO_NODE_TYPE_CAGE || index != 0 ||
+        (ctx != TOPO_CTX_PORT && ctx != TOPO_CTX_GLOBAL)) {
+        emu_trace(&d->host, "fw_link_topo_no_node", "type %u ctx %u index %u: ENOENT", type,
+                  ctx, index);
+        return AQ_RC_ENOENT;
+    }
+    st16(c->params + TOPO_HANDLE, CAGE_HANDLE);
+    c->params[TOPO_NODE_PART_NUM] = s->mode->cage;
+    emu_trace(&d->host, "fw_link_topo", "cage 0x%02x handle %u", s->mode->cage, CAGE_HANDLE);
+    return AQ_RC_OK;
+}
+
+/* ---- 0x06EA get_port_options ---- */
+
+/* One option, active, none pending: the port at its configured speed. */
+static uint16_t fw_get_port_options(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+
+    if (c->params[PORT_OPT_LPORT_VALID] && c->params[PORT_OPT_LPORT_NUM] != 0) {
+        emu_trace(&d->host, "fw_port_options_bad_port", "lport %u: EINVAL",
+                  c->params[PORT_OPT_LPORT_NUM]);
+        return AQ_RC_EINVAL;
+    }
+    memset(c->buf, 0, PORT_OPT_ELEM_SIZE);
+    c->buf[PORT_OPT_ELEM_PMD] = 1;
+    c->buf[PORT_OPT_ELEM_MAX_SPEED] = s->mode->max_speed;
+    c->params[PORT_OPT_COUNT] = 1;
+    c->params[PORT_OPT_INNERMOST_PHY] = 0;
+    c->params[PORT_OPT_OPTIONS] = PORT_OPT_VALID | PORT_OPT_ACTIVE_IDX;
+    c->params[PORT_OPT_PENDING] = 0;
+    c->resp_len = PORT_OPT_ELEM_SIZE;
+    emu_trace(&d->host, "fw_port_options", "1 option, 1 port of %u Mb/s, active", s->mode->mbps);
+    return AQ_RC_OK;
+}
+
+static const AqOpcode link_ops[] = {
+    { AQC_GET_PHY_CAPS, "get_phy_caps", fw_get_phy_caps, AQ_BUF_OUT, PHY_CAPS_DATA_SIZE },
+    { AQC_SET_PHY_CFG, "set_phy_cfg", fw_set_phy_cfg, AQ_BUF_IN, PHY_CFG_DATA_SIZE },
+    { AQC_SET_MAC_CFG, "set_mac_cfg", fw_set_mac_cfg, AQ_BUF_NONE, 0 },
+    { AQC_RESTART_AN, "restart_an", fw_restart_an, AQ_BUF_NONE, 0 },
+    /* Without a buffer only the LSE setting changes. */
+    { AQC_GET_LINK_STATUS, "get_link_status", fw_get_link_status, AQ_BUF_OUT_OPT, 0 },
+    { AQC_SET_EVENT_MASK, "set_event_mask", fw_set_event_mask, AQ_BUF_NONE, 0 },
+    { AQC_GET_LINK_TOPO, "get_link_topo", fw_get_link_topo, AQ_BUF_NONE, 0 },
+    { AQC_GET_PORT_OPTIONS, "get_port_options", fw_get_port_options, AQ_BUF_OUT,
+      PORT_OPT_ELEM_SIZE },
+};
+
+const AqOpcodeTable fw_link_opcodes = { link_ops, G_N_ELEMENTS(link_ops) };
+
+FwLink *fw_link_new(IrdmaDev *d)
+{
+    FwLink *s = g_new0(FwLink, 1);
+
+    s->d = d;
+    s->mode = find_mode(d->cfg.link_speed_mbps);
+    s->dflt = (PhyCfg) {
+        .phy_type_low = s->mode->phy_type_low,
+        .caps = PHY_CAP_TX_PAUSE | PHY_CAP_RX_PAUSE | PHY_CAP_EN_LINK |
+                (s->mode->fec_options ? PHY_CAP_EN_AUTO_FEC : 0),
+        .fec_opt = s->mode->fec_options,
+    };
+    s->active = s->dflt;
+    s->max_frame = MAC_MAX_FRAME;
+    s->carrier = true;
+    return s;
+}
+
+void fw_link_free(FwLink *s)
+{
+    g_free(s);
+}
+
+void fw_link_pf_reset(FwLink *s)
+{
+    s->lse = false;
+    s->event_mask = 0;
+}

@@ -1,0 +1,284 @@
+/* ah.c - address handles and multicast groups (see ah.h). */
+#include "rdma/ah.h"
+#include "rdma/hmc.h"
+#include "rdma/qp.h"
+#include "core/trace.h"
+
+struct PeAhs {
+    IrdmaDev *d;
+    GHashTable *ahs;           /* idx -> PeAh * */
+    GHashTable *mcgs;          /* idx -> PeMcg * */
+};
+
+PeAhs *ah_block_new(IrdmaDev *d)
+{
+    PeAhs *ahs = g_new0(PeAhs, 1);
+
+    ahs->d = d;
+    ahs->ahs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    ahs->mcgs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return ahs;
+}
+
+void ah_block_free(PeAhs *ahs)
+{
+    if (!ahs) {
+        return;
+    }
+    g_hash_table_destroy(ahs->ahs);
+    g_hash_table_destroy(ahs->mcgs);
+    g_free(ahs);
+}
+
+void ah_block_reset(PeAhs *ahs)
+{
+    g_hash_table_remove_all(ahs->ahs);
+    g_hash_table_remove_all(ahs->mcgs);
+}
+
+static PeAh *ah_get(IrdmaDev *d, uint32_t idx)
+{
+    return g_hash_table_lookup(d->ahs->ahs, GUINT_TO_POINTER(idx));
+}
+
+static PeMcg *mcg_get(IrdmaDev *d, uint32_t idx)
+{
+    return g_hash_table_lookup(d->ahs->mcgs, GUINT_TO_POINTER(idx));
+}
+
+const PeAh *ah_lookup(IrdmaDev *d, uint32_t idx)
+{
+    return ah_get(d, idx);
+}
+
+const PeMcg *mcg_lookup(IrdmaDev *d, uint32_t idx)
+{
+    return mcg_get(d, idx);
+}
+
+unsigned ah_count(IrdmaDev *d)
+{
+    return g_hash_table_size(d->ahs->ahs);
+}
+
+unsigned mcg_count(IrdmaDev *d)
+{
+    return g_hash_table_size(d->ahs->mcgs);
+}
+
+/* An IPv4 (in [31:0] of the qword at @off23) or IPv6 (words 0,1 at @off01, 2,3 at @off23)
+ * address of a WQE, into @ip in irdma's word order. */
+static void wqe_ip(const CqpWqe *w, bool ipv4, unsigned off01, unsigned off23, uint32_t ip[4])
+{
+    uint64_t q01 = cqp_qw(w, off01), q23 = cqp_qw(w, off23);
+
+    if (ipv4) {
+        ip[0] = pe_get(q23, CQPWQE_IP_ADDR1);
+        ip[1] = ip[2] = ip[3] = 0;
+        return;
+    }
+    ip[0] = pe_get(q01, CQPWQE_IP_ADDR0);
+    ip[1] = pe_get(q01, CQPWQE_IP_ADDR1);
+    ip[2] = pe_get(q23, CQPWQE_IP_ADDR0);
+    ip[3] = pe_get(q23, CQPWQE_IP_ADDR1);
+}
+
+/* The AH a WQE describes, index checked against FSIAV (count and backing) and ARPINDEX
+ * against the ARP count. False with @r failed. */
+static bool parse_ah(IrdmaDev *d, const CqpWqe *w, PeAh *ah, CqpResult *r)
+{
+    uint64_t qw1 = cqp_qw(w, CQPWQE_AH_QW1), qw2 = cqp_qw(w, CQPWQE_AH_QW2), gpa;
+    uint32_t idx = pe_get(w->hdr, CQPWQE_AH_AVIDX);
+    HmcStatus st = hmc_obj_gpa(d, HMC_FSIAV, idx, &gpa);
+
+    if (st != HMC_OK) {
+        hmc_status_fail(st, r);
+        emu_trace(&d->host, "ah_no_hmc", "ah=%u: AV context unbacked", idx);
+        return false;
+    }
+    *ah = (PeAh) {
+        .idx = idx,
+        .pd = pe_get(qw1, CQPWQE_AH_PDINDEXLO) | (pe_get(qw2, CQPWQE_AH_PDINDEXHI) << 16),
+        .src_mac = pe_get(cqp_qw(w, CQPWQE_AH_MAC_OFF), CQPWQE_AH_MAC),
+        .arp_idx = pe_get(qw2, CQPWQE_AH_ARPINDEX),
+        .ipv4 = w->hdr & CQPWQE_AH_IPV4VALID,
+        .tc = pe_get(qw1, CQPWQE_AH_TC),
+        .hop_limit = pe_get(qw2, CQPWQE_AH_HOPLIMIT),
+        .flow_label = pe_get(qw2, CQPWQE_AH_FLOWLABEL),
+        .insert_vlan = w->hdr & CQPWQE_AH_INSERTVLANTAG,
+        .vlan_tag = pe_get(qw1, CQPWQE_AH_VLANTAG),
+        .loopback = w->hdr & CQPWQE_AH_DOLOOPBACK,
+    };
+    wqe_ip(w, ah->ipv4, CQPWQE_AH_DESTIP01_OFF, CQPWQE_AH_DESTIP23_OFF, ah->dest_ip);
+    wqe_ip(w, ah->ipv4, CQPWQE_AH_SRCIP01_OFF, CQPWQE_AH_SRCIP23_OFF, ah->src_ip);
+    if (ah->arp_idx >= hmc_obj_count(d, HMC_ARP)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "ah_bad_arp_idx", "ah=%u arp_idx=%u", idx, ah->arp_idx);
+        return false;
+    }
+    return true;
+}
+
+static void trace_ah(IrdmaDev *d, const char *ev, const PeAh *ah)
+{
+    emu_trace(&d->host, ev, "ah=%u pd=%u %s dst=%08x:%08x:%08x:%08x arp=%u tc=%u hop=%u "
+              "fl=0x%05x vlan=%s0x%04x", ah->idx, ah->pd, ah->ipv4 ? "v4" : "v6",
+              ah->dest_ip[0], ah->dest_ip[1], ah->dest_ip[2], ah->dest_ip[3], ah->arp_idx,
+              ah->tc, ah->hop_limit, ah->flow_label, ah->insert_vlan ? "+" : "-",
+              ah->vlan_tag);
+}
+
+static void op_create_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeAh ah, *n;
+
+    if (!parse_ah(d, w, &ah, r)) {
+        return;
+    }
+    if (ah_get(d, ah.idx)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "ah_exists", "ah=%u", ah.idx);
+        return;
+    }
+    n = g_new(PeAh, 1);
+    *n = ah;
+    g_hash_table_insert(d->ahs->ahs, GUINT_TO_POINTER(ah.idx), n);
+    /* OPRETVAL stays 0: irdma's non-sleeping AH create takes anything else as a failure. */
+    trace_ah(d, "ah_create", n);
+}
+
+static void op_modify_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeAh ah, *old;
+
+    if (!parse_ah(d, w, &ah, r)) {
+        return;
+    }
+    old = ah_get(d, ah.idx);
+    if (!old) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "ah_none", "ah=%u", ah.idx);
+        return;
+    }
+    *old = ah;
+    trace_ah(d, "ah_modify", old);
+}
+
+/* DESTROY carries the whole AH again; only the index matters. */
+static void op_destroy_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint32_t idx = pe_get(w->hdr, CQPWQE_AH_AVIDX);
+
+    if (!g_hash_table_remove(d->ahs->ahs, GUINT_TO_POINTER(idx))) {
+        cqp_fail(r, CQP_MAJ_ERROR,
+                 idx >= hmc_obj_count(d, HMC_FSIAV) ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "ah_none", "ah=%u", idx);
+        return;
+    }
+    emu_trace(&d->host, "ah_destroy", "ah=%u", idx);
+}
+
+/* The group a CREATE/MODIFY WQE describes, members read from its context buffer: each valid
+ * entry must name an existing UD QP. False with @r failed. */
+static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
+{
+    uint64_t qw2 = cqp_qw(w, CQPWQE_MG_QW2), pa = cqp_qw(w, CQPWQE_MG_CTX_OFF);
+    uint8_t ctx[MG_CTX_ENTRIES * 8];
+
+    *g = (PeMcg) {
+        .idx = pe_get(w->hdr, CQPWQE_MG_IDX),
+        .mac = pe_get(cqp_qw(w, CQPWQE_MG_MAC_OFF), CQPWQE_MG_MAC),
+        .ipv4 = w->hdr & CQPWQE_MG_IPV4VALID,
+        .vlan_valid = w->hdr & CQPWQE_MG_VLANVALID,
+        .vlan_id = pe_get(qw2, CQPWQE_MG_VLANID),
+        .qs_handle = pe_get(qw2, CQPWQE_MG_QS_HANDLE),
+    };
+    wqe_ip(w, g->ipv4, CQPWQE_MG_IP01_OFF, CQPWQE_MG_IP23_OFF, g->ip);
+    if (g->idx >= MG_MAX) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+        emu_trace(&d->host, "mcg_bad_idx", "mg=%u", g->idx);
+        return false;
+    }
+    if (pa == 0 || pa % 8 || !pe_dma_read(d, pa, ctx, sizeof(ctx))) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
+        emu_trace(&d->host, "mcg_ctx_unreachable", "mg=%u ctx=0x%" G_GINT64_MODIFIER "x",
+                  g->idx, pa);
+        return false;
+    }
+    for (unsigned i = 0; i < MG_CTX_ENTRIES; i++) {
+        uint64_t e = ld64(ctx + 8 * i);
+        uint32_t qpn = pe_get(e, MG_CTX_QPID);
+        const PeQp *qp;
+
+        if (!(e & MG_CTX_VALIDENT)) {
+            continue;
+        }
+        qp = qp_lookup(d, qpn);
+        if (!qp || qp->type != QP_TYPE_ROCE_UD) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+            emu_trace(&d->host, "mcg_bad_qp", "mg=%u entry %u: qp=%u is no UD QP", g->idx, i,
+                      qpn);
+            return false;
+        }
+        g->member[g->members++] = (PeMcgMember) { qpn, pe_get(e, MG_CTX_DESTPORT) };
+    }
+    return true;
+}
+
+static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeMcg g, *n;
+
+    if (!parse_mcg(d, w, &g, r)) {
+        return;
+    }
+    if (mcg_get(d, g.idx)) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "mcg_exists", "mg=%u", g.idx);
+        return;
+    }
+    n = g_new(PeMcg, 1);
+    *n = g;
+    g_hash_table_insert(d->ahs->mcgs, GUINT_TO_POINTER(g.idx), n);
+    emu_trace(&d->host, "mcg_create", "mg=%u members=%u", g.idx, g.members);
+}
+
+static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    PeMcg g, *old;
+
+    if (!parse_mcg(d, w, &g, r)) {
+        return;
+    }
+    old = mcg_get(d, g.idx);
+    if (!old) {
+        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "mcg_none", "mg=%u", g.idx);
+        return;
+    }
+    *old = g;
+    emu_trace(&d->host, "mcg_modify", "mg=%u members=%u", g.idx, g.members);
+}
+
+static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
+{
+    uint32_t idx = pe_get(w->hdr, CQPWQE_MG_IDX);
+
+    if (!g_hash_table_remove(d->ahs->mcgs, GUINT_TO_POINTER(idx))) {
+        cqp_fail(r, CQP_MAJ_ERROR, idx >= MG_MAX ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
+        emu_trace(&d->host, "mcg_none", "mg=%u", idx);
+        return;
+    }
+    emu_trace(&d->host, "mcg_destroy", "mg=%u", idx);
+}
+
+static const CqpOp ah_ops[] = {
+    { CQP_OP_CREATE_AH, "CREATE_ADDR_HANDLE", op_create_ah, CQP_OBJ_NONE },
+    { CQP_OP_MODIFY_AH, "MODIFY_ADDR_HANDLE", op_modify_ah, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_AH, "DESTROY_ADDR_HANDLE", op_destroy_ah, CQP_OBJ_NONE },
+    { CQP_OP_CREATE_MCAST_GRP, "CREATE_MCAST_GRP", op_create_mcg, CQP_OBJ_NONE },
+    { CQP_OP_MODIFY_MCAST_GRP, "MODIFY_MCAST_GRP", op_modify_mcg, CQP_OBJ_NONE },
+    { CQP_OP_DESTROY_MCAST_GRP, "DESTROY_MCAST_GRP", op_destroy_mcg, CQP_OBJ_NONE },
+};
+
+const CqpOpTable ah_cqp_ops = { ah_ops, G_N_ELEMENTS(ah_ops) };

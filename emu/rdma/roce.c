@@ -1,0 +1,363 @@
+/* roce.c - the RDMA engine's packet path (see roce.h). */
+#include "rdma/roce.h"
+#include "rdma/ah.h"
+#include "rdma/cqp.h"
+#include "fw/link.h"
+#include "core/inet.h"
+#include "rdma/rq.h"
+#include "rdma/sq.h"
+#include "core/trace.h"
+#include "port/wire.h"
+
+struct LoopTrain {
+    RoceTrain t;               /* addressed */
+    unsigned done;             /* packets delivered */
+    uint64_t gpa;              /* the payload in guest memory */
+    size_t len;
+    const uint8_t *src;        /* where delivery reads it: the mapping, or the copy */
+    const uint8_t *map;        /* the mapping, unmapped when the train goes */
+    size_t map_len;
+    uint8_t *copy;             /* taken before a device write changed the payload */
+    GList link;                /* in RoceEngine.exposed while it is there */
+};
+
+struct RoceEngine {
+    IrdmaDev *d;
+    RoceStats stats;
+    /* LoopTrain: sent, not wholly delivered, reading its payload from guest memory still:
+     * what a device write may have to copy first. */
+    GQueue exposed;
+    LoopTrain *delivering;     /* the train whose packet is being delivered */
+    uint8_t frame[ROCE_FRAME_MAX];
+};
+
+RoceEngine *roce_new(IrdmaDev *d)
+{
+    RoceEngine *r = g_new0(RoceEngine, 1);
+
+    r->d = d;
+    g_queue_init(&r->exposed);
+    return r;
+}
+
+void roce_free(RoceEngine *r)
+{
+    g_free(r);
+}
+
+RoceStats *roce_stats(RoceEngine *r)
+{
+    return &r->stats;
+}
+
+void roce_mac_bytes(uint64_t mac, uint8_t out[6])
+{
+    for (int i = 0; i < 6; i++) {
+        out[i] = mac >> (40 - 8 * i);
+    }
+}
+
+void roce_ip_bytes(bool ipv4, const uint32_t ip[4], uint8_t out[16])
+{
+    memset(out, 0, 16);
+    for (int i = 0; i < (ipv4 ? 1 : 4); i++) {
+        put_be32(out + 4 * i, ip[i]);
+    }
+}
+
+void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
+{
+    uint64_t dmac = 0;
+
+    memset(av, 0, sizeof(*av));
+    if (!cqp_arp_lookup(d, ah->arp_idx, &dmac)) {
+        emu_trace(&d->host, "roce_ah_no_arp", "ah=%u arp=%u", ah->idx, ah->arp_idx);
+    }
+    roce_mac_bytes(dmac, av->dmac);
+    roce_mac_bytes(ah->src_mac, av->smac);
+    av->vlan = ah->insert_vlan;
+    av->vlan_tci = ah->vlan_tag;
+    av->ipv4 = ah->ipv4;
+    roce_ip_bytes(ah->ipv4, ah->src_ip, av->sip);
+    roce_ip_bytes(ah->ipv4, ah->dest_ip, av->dip);
+    av->tos = ah->tc;
+    av->ttl = ah->hop_limit;
+    av->flow_label = ah->flow_label;
+    /* RoCEv2 source ports spread flows; a UD QP's own number keeps its packets in order. */
+    av->sport = 0xc000 | (qp->id & 0x3fff);
+}
+
+/* Hand a decoded packet to its QP. */
+static void deliver(IrdmaDev *d, const RocePkt *p)
+{
+    RoceEngine *r = d->roce;
+    unsigned fl = rocev2_opcode_flags(p->opcode);
+    PeQp *qp = qp_lookup_mut(d, p->dqpn);
+
+    r->stats.rx_frames++;
+    if (!qp || (!!(fl & BTH_UD) != (qp->type == QP_TYPE_ROCE_UD))) {
+        r->stats.rx_no_qp++;
+        emu_trace(&d->host, "roce_rx_no_qp", "dest qp=%u opcode=0x%02x", p->dqpn, p->opcode);
+        return;
+    }
+    if (fl & (BTH_ACK | BTH_READ_RESP)) {
+        sq_rx(d, qp, p);
+    } else {
+        rq_rx(d, qp, p);
+    }
+}
+
+void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    RocePkt p;
+    RoceParseStatus st = rocev2_parse(frame, len, &p, true);
+
+    if (st != ROCE_PARSE_OK) {
+        if (st == ROCE_PARSE_BAD_ICRC) {
+            d->roce->stats.rx_bad_icrc++;
+        } else {
+            d->roce->stats.rx_malformed++;
+        }
+        d->roce_rx_dropped++;
+        emu_trace(&d->host, "roce_rx_dropped", "len %zu: %s", len,
+                  st == ROCE_PARSE_BAD_ICRC ? "bad ICRC" : "malformed");
+        return;
+    }
+    deliver(d, &p);
+}
+
+void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    RocePkt p;
+
+    /* Built by this engine (rocev2_build_looped): no ICRC to check. */
+    if (rocev2_parse(frame, len, &p, false) == ROCE_PARSE_OK) {
+        deliver(d, &p);
+    }
+}
+
+/* The frame's addressing: @av's. */
+static void address(const RoceAv *av, RocePkt *p)
+{
+    memcpy(p->dmac, av->dmac, 6);
+    memcpy(p->smac, av->smac, 6);
+    p->vlan = av->vlan;
+    p->vlan_tci = av->vlan_tci;
+    p->ipv4 = av->ipv4;
+    memcpy(p->sip, av->sip, 16);
+    memcpy(p->dip, av->dip, 16);
+    p->tos = av->tos;
+    p->ttl = av->ttl;
+    p->flow_label = av->flow_label;
+    p->sport = av->sport;
+}
+
+uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p)
+{
+    address(av, p);
+    return d->roce->frame + rocev2_payload_offset(p);
+}
+
+static void loop_train(IrdmaDev *d, LoopTrain *lt);
+
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
+{
+    RoceEngine *r = d->roce;
+    bool looped = !memcmp(av->dmac, av->smac, 6);
+    size_t len;
+
+    address(av, p);
+    /* An RC packet looped under INLINE timing goes as a train of one, with a copy of its
+     * payload; UD keeps its frame, whose IP header its receive gets (ud_rx). */
+    if (looped && !(rocev2_opcode_flags(p->opcode) & BTH_UD) && roce_train_room(d, av)) {
+        LoopTrain *lt = g_new(LoopTrain, 1);
+
+        len = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+        *lt = (LoopTrain) {
+            .t = { .pkt = *p, .npkts = 1, .mtu = len, .opcodes = { p->opcode },
+                   .ackreq = p->ackreq, .se = p->se },
+            .len = len, .copy = len ? g_memdup2(p->payload, len) : NULL,
+        };
+        lt->src = lt->copy;
+        loop_train(d, lt);
+        return d->host.ops->clock_ns(d->host.opaque);
+    }
+    len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
+    emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
+              p->psn, len, looped ? " (loopback)" : "");
+    if (looped) {
+        r->stats.loopback_frames++;
+        return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_SELF);
+    }
+    if (fw_link_is_up(d->link)) {
+        r->stats.tx_frames++;
+    }
+    return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_NETWORK);
+}
+
+/* --- internal loopback without frames --- */
+
+unsigned roce_train_room(IrdmaDev *d, const RoceAv *av)
+{
+    /* Trains exist to read payloads in place: a host that cannot map guest memory gets
+     * frames (which is also how the tests compare the two ways). */
+    if (d->timing.mode != TIMING_INLINE || !d->outer.ops->dma_map ||
+        memcmp(av->dmac, av->smac, 6)) {
+        return 0;
+    }
+    return MIN(ROCE_TRAIN_MAX, wire_loop_room(d));
+}
+
+/* Packet @k of @lt as it was sent. A train without payload bytes (an ACK, a READ request, a
+ * zero-length WRITE or SEND) has no source: its packets point nowhere rather than at an offset
+ * from NULL. */
+static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
+{
+    size_t off = (size_t)k * lt->t.mtu;
+
+    *p = lt->t.pkt;
+    p->opcode = lt->t.opcodes[k];
+    p->psn = (lt->t.pkt.psn + k) & ROCE_PSN_MASK;
+    p->ackreq = (lt->t.ackreq >> k) & 1;
+    p->se = (lt->t.se >> k) & 1;
+    p->payload = lt->src ? lt->src + off : NULL;
+    p->payload_len = MIN(lt->len - off, lt->t.mtu);
+}
+
+/* Send @lt (addressed) as roce_send() would send each of its packets. */
+static void loop_train(IrdmaDev *d, LoopTrain *lt)
+{
+    RoceEngine *r = d->roce;
+
+    if (emu_trace_enabled(&d->host)) {
+        for (unsigned k = 0; k < lt->t.npkts; k++) {
+            RocePkt p;
+
+            train_pkt(lt, k, &p);
+            emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu (loopback)",
+                      p.opcode, p.dqpn, p.psn, rocev2_frame_len(&p));
+        }
+    }
+    r->stats.loopback_frames += lt->t.npkts;
+    if (lt->map) {
+        lt->link.data = lt;
+        g_queue_push_tail_link(&r->exposed, &lt->link);
+    }
+    wire_loop_train(d, lt, lt->t.npkts);
+}
+
+void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t gpa,
+                     size_t len, const void *src, size_t map_len)
+{
+    LoopTrain *lt = g_new(LoopTrain, 1);
+
+    *lt = (LoopTrain) {
+        .t = *t, .gpa = gpa, .len = len, .src = src, .map = src, .map_len = map_len,
+    };
+    address(av, &lt->t.pkt);
+    loop_train(d, lt);
+}
+
+/* The next packet of @lt as it arrives. */
+static void arriving(const LoopTrain *lt, unsigned k, RocePkt *p)
+{
+    train_pkt(lt, k, p);
+    rocev2_as_parsed(p);
+}
+
+/* The next packet of @lt to its QP. */
+static void deliver_one(IrdmaDev *d, LoopTrain *lt)
+{
+    RocePkt p;
+
+    arriving(lt, lt->done, &p);
+    deliver(d, &p);
+    lt->done++;
+}
+
+/* The packets of @lt from the next one up to @end to their responder at once (rq_rx_run()),
+ * if it takes them so; false if it did not take any. */
+static bool deliver_run(IrdmaDev *d, LoopTrain *lt, unsigned end)
+{
+    unsigned n = end - lt->done, taken;
+    RocePkt first, last;
+    PeQp *qp;
+
+    if (n < 2) {
+        return false;
+    }
+    /* Between the first and the last, MIDDLEs (a train is packets of one message). */
+    for (unsigned k = lt->done + 1; k < end - 1; k++) {
+        if (rocev2_opcode_flags(lt->t.opcodes[k]) & (BTH_FIRST | BTH_LAST)) {
+            return false;
+        }
+    }
+    arriving(lt, lt->done, &first);
+    arriving(lt, end - 1, &last);
+    qp = qp_lookup_mut(d, first.dqpn);
+    if (!qp || qp->type != QP_TYPE_ROCE_RC) {
+        return false;
+    }
+    taken = rq_rx_run(d, qp, &first, &last, n, lt->t.ackreq >> lt->done);
+    d->roce->stats.rx_frames += taken;
+    lt->done += taken;
+    return taken;
+}
+
+unsigned roce_rx_train(IrdmaDev *d, LoopTrain *lt, unsigned max)
+{
+    unsigned start = lt->done, end = start + MIN(max, lt->t.npkts - start);
+
+    d->roce->delivering = lt;
+    while (lt->done < end) {
+        if (!deliver_run(d, lt, end)) {
+            deliver_one(d, lt);
+        }
+    }
+    d->roce->delivering = NULL;
+    return end - start;
+}
+
+void roce_train_free(IrdmaDev *d, LoopTrain *lt)
+{
+    if (lt->map) {
+        if (!lt->copy) {
+            g_queue_unlink(&d->roce->exposed, &lt->link);
+        }
+        d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
+    }
+    g_free(lt->copy);
+    g_free(lt);
+}
+
+/* Whether [a, a + an) and [b, b + bn) share a byte. */
+static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+    return an && bn && (a - b < bn || b - a < an);
+}
+
+const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, size_t len)
+{
+    RoceEngine *r = d->roce;
+    LoopTrain *cur = r->delivering;
+    const uint8_t *b = buf;
+
+    for (GList *l = r->exposed.head, *next; l; l = next) {
+        LoopTrain *lt = l->data;
+        uint64_t delivered = MIN((uint64_t)lt->done * lt->t.mtu, lt->len);
+
+        next = l->next;
+        if (overlap(lt->gpa + delivered, lt->len - delivered, gpa, len)) {
+            lt->copy = g_memdup2(lt->map, lt->len);
+            lt->src = lt->copy;
+            g_queue_unlink(&r->exposed, l);
+        }
+    }
+    /* The write may place the packet being delivered, read from the mapping before the copy
+     * was taken (a WRITE onto its own source): it takes the bytes from the copy. Only that
+     * train's packet can point into a mapping, and mappings of one buffer may alias. */
+    if (cur && cur->copy && (uintptr_t)b - (uintptr_t)cur->map < cur->len) {
+        b = cur->copy + (b - cur->map);
+    }
+    return b;
+}
