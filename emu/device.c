@@ -11,6 +11,7 @@
 #include "fw/dcb.h"
 #include "fw/link.h"
 #include "fw/switch.h"
+#include "core/e810_regs.h"
 #include "core/intr.h"
 #include "lan/lan.h"
 #include "lan/lan_rx.h"
@@ -291,10 +292,16 @@ const FaultVocab irdma_dev_fault_vocab = {
     .wqe = &sq_fault_opcodes,
 };
 
-/* A fault plan's PE critical error (action oicr): GLPE_CRITERR is the PE block's. */
-static void fault_set_criterr(IrdmaDev *d, uint32_t criterr)
+/* A fault plan's OICR cause (action oicr) with what the PE block latches along with it:
+ * GLPE_CRITERR for a PE critical error, PFHMC_ERRORINFO for an HMC error. */
+static void fault_latch_oicr(IrdmaDev *d, uint32_t cause, uint32_t value)
 {
-    pe_reg_set(d, PE_CRITERR, 0, criterr);
+    if (cause & PFINT_OICR_PE_CRITERR_M) {
+        pe_reg_set(d, PE_CRITERR, 0, value);
+    }
+    if (cause & PFINT_OICR_HMC_ERR_M) {
+        pe_reg_set(d, PE_HMC_ERRORINFO, 0, value);
+    }
 }
 
 IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevConfig *cfg,
@@ -341,7 +348,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->roce = roce_new(d);
     d->wire = wire_new(d, &wire_handlers);
     fault_state_init(&d->fault);
-    d->fault.set_criterr = fault_set_criterr;
+    d->fault.latch_oicr = fault_latch_oicr;
     return d;
 }
 

@@ -378,17 +378,21 @@ static bool parse_oicr(const ParseCtx *c, char **w, unsigned n, FaultRule *r)
         i++;
     }
     if (n < 2 || n > 3 || i == G_N_ELEMENTS(oicr_causes)) {
-        return fail_at(c, "action", "not 'oicr CAUSE' with a cause of hmc-error, "
+        return fail_at(c, "action", "not 'oicr CAUSE' with a cause of hmc-error [VALUE], "
                        "pe-critical [VALUE], pe-push");
     }
     r->action.oicr = oicr_causes[i].cause;
     if (oicr_causes[i].cause == PFINT_OICR_PE_CRITERR_M) {
-        r->action.criterr = CRITERR_DEFAULT;
-        if (n == 3 && !parse_uint(w[2], G_MAXUINT32, &r->action.criterr)) {
+        r->action.latch = CRITERR_DEFAULT;
+        if (n == 3 && !parse_uint(w[2], G_MAXUINT32, &r->action.latch)) {
             return fail_at(c, "action", "'%s' is not a GLPE_CRITERR value", w[2]);
         }
+    } else if (oicr_causes[i].cause == PFINT_OICR_HMC_ERR_M) {
+        if (n == 3 && !parse_uint(w[2], G_MAXUINT32, &r->action.latch)) {
+            return fail_at(c, "action", "'%s' is not a PFHMC_ERRORINFO value", w[2]);
+        }
     } else if (n == 3) {
-        return fail_at(c, "action", "only pe-critical takes a value");
+        return fail_at(c, "action", "only pe-critical and hmc-error take a value");
     }
     return true;
 }
@@ -681,7 +685,7 @@ void fault_state_init(FaultState *fs)
     fs->log = g_string_new(NULL);
     g_queue_init(&fs->deferred);
     fs->removed = false;
-    fs->set_criterr = NULL;
+    fs->latch_oicr = NULL;
 }
 
 void fault_drop_deferred(IrdmaDev *d)
@@ -793,7 +797,9 @@ static char *describe_action(const FaultRule *r)
     case FAULT_RAISE_AE:
         return g_strdup_printf("raise-ae 0x%03x", a->ae);
     case FAULT_OICR:
-        return g_strdup_printf("oicr 0x%08x criterr 0x%08x", a->oicr, a->criterr);
+        return g_strdup_printf("oicr 0x%08x %s 0x%08x", a->oicr,
+                               a->oicr == PFINT_OICR_HMC_ERR_M ? "errorinfo" : "criterr",
+                               a->latch);
     default:
         break;
     }
@@ -820,8 +826,8 @@ static void apply_common(IrdmaDev *d, const FaultAction *a)
     if (a->kind == FAULT_REMOVE) {
         d->fault.removed = true;
     } else if (a->kind == FAULT_OICR) {
-        if (a->criterr && d->fault.set_criterr) {
-            d->fault.set_criterr(d, a->criterr);
+        if (d->fault.latch_oicr) {
+            d->fault.latch_oicr(d, a->oicr, a->latch);
         }
         intr_raise_oicr(d, a->oicr);
     }

@@ -66,7 +66,8 @@ typedef struct FaultAction {
     uint32_t value;            /* ... gets this value */
     uint16_t ae;               /* FAULT_RAISE_AE */
     uint32_t oicr;             /* FAULT_OICR: the PFINT_OICR cause */
-    uint32_t criterr;          /* FAULT_OICR of a PE critical error: GLPE_CRITERR */
+    uint32_t latch;            /* FAULT_OICR: GLPE_CRITERR (pe-critical) or PFHMC_ERRORINFO
+                                * (hmc-error) latched with the cause */
 } FaultAction;
 
 typedef struct FaultPlan FaultPlan;
@@ -91,8 +92,9 @@ typedef struct FaultState {
     GString *log;              /* the faults fired, a line each */
     GQueue deferred;           /* FaultDeferred: delayed AEs and interrupts */
     bool removed;              /* surprise-removed: until the next plan or a system reset */
-    /* Action oicr of a PE critical error: store GLPE_CRITERR (installed by its block). */
-    void (*set_criterr)(IrdmaDev *d, uint32_t criterr);
+    /* Action oicr: latch @value in the register that goes with @cause (installed by the
+     * root: GLPE_CRITERR and PFHMC_ERRORINFO are the PE block's). */
+    void (*latch_oicr)(IrdmaDev *d, uint32_t cause, uint32_t value);
 } FaultState;
 
 GQuark fault_error_quark(void);

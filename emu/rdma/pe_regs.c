@@ -26,6 +26,8 @@ static const EmuReg pe_regs[PE_NUM_REGS] = {
     [PE_CPUSTATUS2] = { .name = "GLPE_CPUSTATUS2", .base = GLPE_CPUSTATUS2,
                         .reset = GLPE_CPUSTATUS_READY },
     [PE_CRITERR] = { .name = "GLPE_CRITERR", .base = GLPE_CRITERR },
+    [PE_HMC_ERRORINFO] = { .name = "PFHMC_ERRORINFO", .base = PFHMC_ERRORINFO },
+    [PE_HMC_ERRORDATA] = { .name = "PFHMC_ERRORDATA", .base = PFHMC_ERRORDATA },
     [PE_CEQCTL] = { .name = "GLINT_CEQCTL", .base = GLINT_CEQCTL(0), .count = GLINT_CEQCTL_COUNT,
                     .stride = 4, .wmask = INTCTL_WMASK },
     [PE_AEQCTL] = { .name = "PFINT_AEQCTL", .base = PFINT_AEQCTL, .wmask = INTCTL_WMASK },

@@ -50,6 +50,9 @@
 #define GLPE_CPUSTATUS2             0x0050ba64
 #define GLPE_CPUSTATUS_READY        0x80
 #define GLPE_CRITERR                0x00534000
+/* What the HMC latched with its OICR HMC_ERR cause (read by irdma from 7.x on). */
+#define PFHMC_ERRORINFO             0x00520400
+#define PFHMC_ERRORDATA             0x00520500
 #define GLINT_CEQCTL(n)             (0x0015c000 + 4 * (n))
 #define GLINT_CEQCTL_COUNT          2048
 #define PFINT_AEQCTL                0x0016cb00
@@ -65,7 +68,7 @@
 
 /* The block's registers, in pe_regs.c's table order. */
 typedef enum PeReg {
-    PE_LBARCTRL, PE_CPUSTATUS0, PE_CPUSTATUS1, PE_CPUSTATUS2, PE_CRITERR,
+    PE_LBARCTRL, PE_CPUSTATUS0, PE_CPUSTATUS1, PE_CPUSTATUS2, PE_CRITERR, PE_HMC_ERRORINFO, PE_HMC_ERRORDATA,
     PE_CEQCTL, PE_AEQCTL, PE_PDINV, PE_VSIQF_PE_CTL1, PE_VFPDINV,
     PE_NUM_REGS
 } PeReg;

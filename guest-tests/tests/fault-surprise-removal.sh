@@ -8,8 +8,20 @@
 # mdelay(100) without yielding the CPU ((GRSTDEL + 10) x 100 ms, 7.3 s with all-ones reads, and
 # more on a busy host): past the 21 s RCU stall timeout the kernel reports a stall in that loop.
 # That is the driver's own path, so the report's first line is expected.
+# ice 7.x reads GL_MNG_FWSM at the start of ice_remove: on the removed function it reads
+# all-ones, which says "recovery mode", so ice_remove takes its recovery-mode exit and skips
+# ice_unload (ice_main.c:5369 in 7.3): the RDMA function is never unplugged, irdma0 stays, and
+# devres frees the vectors irdma still holds (free_irq and remove_proc_entry WARN, devlink_free
+# WARNs). On 7.x the test asserts exactly that and stops there: the function cannot be put back
+# under a leaked irdma0 (docs/driver-findings.md).
 . /tests/lib.sh
+case "$(uname -r)" in 7.*) leaks=yes ;; *) leaks=no ;; esac
 expect_klog 'rcu: INFO: rcu_preempt self-detected stall on CPU'
+if [ $leaks = yes ]; then
+    expect_klog 'WARNING: kernel/irq/manage\.c:[0-9]+ at free_irq\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
+    expect_klog 'WARNING: fs/proc/generic\.c:[0-9]+ at remove_proc_entry\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
+    expect_klog 'WARNING: net/devlink/core\.c:[0-9]+ at devlink_free\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
+fi
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
 mark=$(dmesg | wc -l)
@@ -29,6 +41,15 @@ timeout 300 sh -c "echo $slot > /sys/bus/pci/drivers/ice/unbind" ||
     fail "unbinding ice from the removed device failed or hung"
 t1=$(uptime_s) || fail "no uptime"
 echo "unbinding took $(awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }') s"
+if [ $leaks = yes ]; then
+    [ -e /sys/class/infiniband/irdma0 ] || fail "irdma0 went with the unbind: ice 7.x unplugged it"
+    dmesg | grep -q "remove_proc_entry: removing non-empty directory 'irq/[0-9]*', leaking at least 'irdma-" ||
+        fail "ice 7.x freed the vectors without irdma's still on them"
+    oops=$(kernel_oops_lines)
+    [ -z "$oops" ] || fail "the kernel oopsed: $oops"
+    echo "ice 7.x took its recovery-mode exit on the removed function: irdma0 left behind"
+    exit 0
+fi
 [ -e /sys/class/infiniband/irdma0 ] && fail "irdma0 outlived the unbind"
 echo "what the drivers said:"
 dmesg | tail -n +$((mark + 1)) | grep -E "ice|irdma" | head -20

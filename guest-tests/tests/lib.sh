@@ -436,8 +436,10 @@ expect_klog() {
 # whose destroy commands then fail, in uverbs_destroy_ufile_hw and rdma_restrack_clean: the
 # driver's own path. The fault tests whose reset comes while verbs-ctrl runs expect them.
 expect_klog_reset_under_verbs() {
-    expect_klog 'WARNING: CPU: [0-9]+ PID: [0-9]+ at drivers/infiniband/core/rdma_core\.c:[0-9]+ uverbs_destroy_ufile_hw\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_uverbs\]'
-    expect_klog 'WARNING: CPU: [0-9]+ PID: [0-9]+ at drivers/infiniband/core/restrack\.c:[0-9]+ rdma_restrack_clean\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_core\]'
+    # 6.x: "WARNING: CPU: C PID: P at FILE:LINE FUNC+0x../0x.. [MOD]";
+    # 7.x: "WARNING: FILE:LINE at FUNC+0x../0x.. [MOD], CPU#C: COMM/PID".
+    expect_klog 'WARNING: (CPU: [0-9]+ PID: [0-9]+ at drivers/infiniband/core/rdma_core\.c:[0-9]+ uverbs_destroy_ufile_hw\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_uverbs\]|drivers/infiniband/core/uverbs_main\.c:[0-9]+ at uverbs_destroy_ufile_hw\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_uverbs\], CPU#[0-9]+: .*)'
+    expect_klog 'WARNING: (CPU: [0-9]+ PID: [0-9]+ at drivers/infiniband/core/restrack\.c:[0-9]+ rdma_restrack_clean\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_core\]|drivers/infiniband/core/restrack\.c:[0-9]+ at rdma_restrack_clean\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_core\], CPU#[0-9]+: .*)'
 }
 
 # Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them.

@@ -119,8 +119,25 @@ START_TEST(oicr_cause_follows_the_op)
                                  "0x00001234\n"));
     expect_parse_error("[rule a]\non = cqp NOP\naction = oicr ecc\n",
                        "test.plan:3: [rule a] action: not 'oicr CAUSE' with a cause of");
-    expect_parse_error("[rule a]\non = cqp NOP\naction = oicr hmc-error 5\n",
-                       "test.plan:3: [rule a] action: only pe-critical takes a value");
+    expect_parse_error("[rule a]\non = cqp NOP\naction = oicr pe-push 5\n",
+                       "test.plan:3: [rule a] action: only pe-critical and hmc-error take a "
+                       "value");
+}
+END_TEST
+
+/* An HMC error latches the plan's PFHMC_ERRORINFO (irdma 7.x prints it with ERRORDATA). */
+START_TEST(hmc_error_latches_its_errorinfo)
+{
+    install("[rule hmc]\non = cqp NOP\naction = oicr hmc-error 0x80000301\nonce = true\n");
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFHMC_ERRORINFO), 0);
+    ck_assert_uint_eq(nop_maj(), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFHMC_ERRORINFO), 0x80000301);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFHMC_ERRORDATA), 0);
+    ck_assert(irdma_dev_mmio_read(d, PFINT_OICR) & PFINT_OICR_HMC_ERR_M);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " hmc cqp 0x24 NOP oicr 0x04000000 errorinfo "
+                                 "0x80000301\n"));
+    expect_parse_error("[rule a]\non = cqp NOP\naction = oicr hmc-error x\n",
+                       "test.plan:3: [rule a] action: 'x' is not a PFHMC_ERRORINFO value");
 }
 END_TEST
 
@@ -482,6 +499,7 @@ Suite *fault_suite(void)
     tcase_add_test(tc, cqp_error_completes_the_op_with_the_plans_codes);
     tcase_add_test(tc, dropped_cqp_completion_is_never_written);
     tcase_add_test(tc, oicr_cause_follows_the_op);
+    tcase_add_test(tc, hmc_error_latches_its_errorinfo);
     tcase_add_test(tc, every_times_and_after_count_matching_events);
     tcase_add_test(tc, same_plan_and_seed_fire_the_same_way);
     tcase_add_test(tc, dropped_ae_never_reaches_the_aeq);
