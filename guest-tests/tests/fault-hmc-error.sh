@@ -11,6 +11,7 @@ case "$(uname -r)" in 7.*) resets=no ;; *) resets=yes ;; esac
 [ $resets = no ] || expect_klog_reset_under_verbs
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 rebuilt=$(vsi_rebuilds) || fail "cannot count VSI rebuilds"
+mark=$(dmesg | wc -l)
 fault_plan hmc-error
 verbs_ctrl irdma0 "$gid" > /tmp/fault-hmc-1.out 2>&1
 cat /tmp/fault-hmc-1.out
@@ -24,7 +25,8 @@ else
     dmesg | grep -q "irdma0: HMC Error: errinfo=0x80000301 errdata=0x00000000" ||
         fail "irdma did not read the device's PFHMC_ERRORINFO/ERRORDATA"
     sleep 2
-    dmesg | grep -q "irdma.*Requesting a reset" && fail "irdma 7.x requested a reset"
+    dmesg | tail -n +$((mark + 1)) | grep -q "irdma.*Requesting a reset" &&
+        fail "irdma 7.x requested a reset"
     [ "$(vsi_rebuilds)" = "$rebuilt" ] || fail "ice rebuilt its VSIs: a reset happened"
     verbs_ctrl irdma0 "$gid" > /tmp/fault-hmc-2.out 2>&1 ||
         { cat /tmp/fault-hmc-2.out; fail "the control verbs failed after the HMC error"; }
