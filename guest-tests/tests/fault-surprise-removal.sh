@@ -13,9 +13,13 @@
 # ice_unload (ice_main.c:5369 in 7.3): the RDMA function is never unplugged, irdma0 stays, and
 # devres frees the vectors irdma still holds (free_irq and remove_proc_entry WARN, devlink_free
 # WARNs). On 7.x the test asserts exactly that and stops there: the function cannot be put back
-# under a leaked irdma0 (docs/driver-findings.md).
+# under a leaked irdma0 (docs/driver-findings.md). ice 6.12 does unplug irdma, but its unload
+# fails half-way on the dead function and ice_deinit frees the PF VSI's vectors a second time
+# (free_irq WARN in ice_vsi_free_irq), after which the kernel's memory is corrupt (a GPF in the
+# next allocations, 2 of 2 boots): on 6.12 the test stops before the unbind.
 . /tests/lib.sh
 case "$(uname -r)" in 7.*) leaks=yes ;; *) leaks=no ;; esac
+case "$(uname -r)" in 6.12.*) unbind=no ;; *) unbind=yes ;; esac
 expect_klog 'rcu: INFO: rcu_preempt self-detected stall on CPU'
 if [ $leaks = yes ]; then
     expect_klog 'WARNING: kernel/irq/manage\.c:[0-9]+ at free_irq\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
@@ -36,6 +40,12 @@ sleep 5
 timeout 60 ip link show > /dev/null || fail "ip link hung on the removed device"
 timeout 60 ibv_devinfo -d irdma0 > /tmp/fault-sr-devinfo.out 2>&1
 [ $? -lt 124 ] || fail "ibv_devinfo hung on the removed device"
+if [ $unbind = no ]; then
+    oops=$(kernel_oops_lines)
+    [ -z "$oops" ] || fail "the kernel oopsed: $oops"
+    echo "the device vanished: nothing hung; ice 6.12's unbind would corrupt memory: not done"
+    exit 0
+fi
 t0=$(uptime_s) || fail "no uptime"
 timeout 300 sh -c "echo $slot > /sys/bus/pci/drivers/ice/unbind" ||
     fail "unbinding ice from the removed device failed or hung"
