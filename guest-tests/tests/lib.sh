@@ -286,10 +286,11 @@ server_and_client() {
 }
 
 # Hardware counter $2 of RDMA device $1's port 1 as `rdma statistic show link` reads it (irdma:
-# a GATHER_STATS of the function's counters): prints its value.
+# a GATHER_STATS of the function's counters): prints its value. irdma before 7.x names the RDMA
+# operation counters with an "iw" prefix (iwOutRdmaWrites for OutRdmaWrites): either is taken.
 rdma_stat() {
     v=$(rdma statistic show link "$1/1") || return 1
-    v=$(echo "$v" | awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); exit } }')
+    v=$(echo "$v" | awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n || $i == "iw" n) { print $(i + 1); exit } }')
     [ -n "$v" ] || return 1
     echo "$v"
 }
