@@ -28,6 +28,7 @@
 #include "rdma/mr.h"
 #include "rdma/ah.h"
 #include "rdma/ltab.h"
+#include "rdma/stats.h"
 #include "rdma/cq.h"
 #include "rdma/ceq.h"
 #include "core/trace.h"
@@ -345,6 +346,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->mrs = mr_block_new(d);
     d->ahs = ah_block_new(d);
     d->ltab = ltab_new(d);
+    d->stats = stats_new(d);
     d->roce = roce_new(d);
     d->wire = wire_new(d, &wire_handlers);
     fault_state_init(&d->fault);
@@ -360,6 +362,7 @@ void irdma_dev_free(IrdmaDev *d)
     fault_state_destroy(d);
     wire_free(d->wire);
     roce_free(d->roce);
+    stats_free(d->stats);
     ltab_free(d->ltab);
     ah_block_free(d->ahs);
     mr_block_free(d->mrs);
@@ -394,6 +397,7 @@ static void reset_pf_state(IrdmaDev *d)
     aq_pf_reset(d->aq);
     /* The RDMA engine is PF state: the driver re-creates everything after a reset. */
     cqp_reset(d->cqp);
+    stats_reset(d->stats);
     fault_drop_deferred(d);
     wire_reset(d->wire);
     timing_reset(&d->timing);

@@ -46,6 +46,7 @@ typedef struct PeWs PeWs;
 typedef struct PeMrs PeMrs;
 typedef struct PeAhs PeAhs;
 typedef struct PeLtab PeLtab;
+typedef struct PeStats PeStats;
 typedef struct RoceEngine RoceEngine;
 typedef struct Wire Wire;
 
@@ -87,6 +88,7 @@ typedef struct IrdmaDev {
     PeMrs *mrs;                  /* mr.c: the STag table (MRs and MWs) */
     PeAhs *ahs;                  /* ah.c: address handles, multicast groups */
     PeLtab *ltab;                /* ltab.c: APBVT, quad hash, local MACs, push pages */
+    PeStats *stats;              /* stats.c: statistics instances and their counters */
     RoceEngine *roce;            /* roce.c: RoCEv2 frames in and out */
     Wire *wire;                  /* wire.c: the port's frames in model time, internal loopback */
     uint64_t pf_resets;          /* PF resets performed, for tests and tracing */

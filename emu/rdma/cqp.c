@@ -13,6 +13,7 @@
 #include "rdma/mr.h"
 #include "rdma/ah.h"
 #include "rdma/ltab.h"
+#include "rdma/stats.h"
 
 /* ARP_INDEX is 12 bits; the committed ARP count bounds it further. */
 #define CQP_ARP_ENTRIES  4096
@@ -50,10 +51,6 @@ struct Cqp {
     bool delay_held;           /* the WQE at the tail waits out a fault-plan delay */
     const CqpOp *ops[CQP_NUM_OPCODES];
     /* Objects of the ops below. */
-    uint8_t stats_used[STATS_INST_MAX];
-    /* Gather-stats counters per instance, as the buffer's qwords; instance 0 is the
-     * function's own (GATHER_STATS without USE_INST). */
-    uint64_t stats[STATS_INST_MAX][GSTATS_USED_SIZE / 8];
     uint64_t arp[CQP_ARP_ENTRIES];  /* MAC (MAC[0] in bits 47:40) | CQP_ARP_VALID */
 };
 
@@ -61,7 +58,7 @@ static const CqpOpTable cqp_misc_ops;
 
 static const CqpOpTable *const op_tables[] = {
     &cqp_misc_ops, &hmc_cqp_ops, &cq_cqp_ops, &eqs_cqp_ops, &qp_cqp_ops, &ws_cqp_ops,
-    &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops,
+    &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops, &stats_cqp_ops,
 };
 
 static bool has_opcode(const CqpOp *op, const void *key)
@@ -161,8 +158,6 @@ void cqp_reset(Cqp *cqp)
     cqp->delay_held = false;
     cqp->tail = 0;
     cqp->valid = 1;
-    memset(cqp->stats_used, 0, sizeof(cqp->stats_used));
-    memset(cqp->stats, 0, sizeof(cqp->stats));
     memset(cqp->arp, 0, sizeof(cqp->arp));
 }
 
@@ -517,91 +512,6 @@ static void op_query_rdma_features(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
 }
 
-static void op_manage_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
-{
-    Cqp *cqp = d->cqp;
-    unsigned idx = pe_get(w->hdr, CQPWQE_STATS_INST_INDEX);
-    uint64_t fn = pe_get(cqp_qw(w, CQPWQE_STATS_FN_OFF), CQPWQE_HMC_FN_ID);
-
-    if ((w->hdr & CQPWQE_STATS_USE_FN_INDEX) && fn != PE_PF_HMC_FN_ID) {
-        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        return;
-    }
-    if (!(w->hdr & CQPWQE_STATS_ALLOC_INST)) {
-        if (!cqp->stats_used[idx]) {
-            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            return;
-        }
-        cqp->stats_used[idx] = 0;
-        return;
-    }
-    if (w->hdr & CQPWQE_STATS_USE_INST) {
-        if (cqp->stats_used[idx]) {
-            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            return;
-        }
-    } else {
-        /* Lowest free instance from 1: the driver takes OPRETVAL as its fcn_id unchecked. */
-        for (idx = 1; idx < STATS_INST_MAX && cqp->stats_used[idx]; idx++) {
-        }
-        if (idx == STATS_INST_MAX) {
-            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-            return;
-        }
-    }
-    cqp->stats_used[idx] = 1;
-    memset(cqp->stats[idx], 0, sizeof(cqp->stats[idx]));
-    r->ret_val = idx;
-}
-
-bool cqp_stats_inst_allocated(IrdmaDev *d, unsigned idx)
-{
-    return idx < STATS_INST_MAX && d->cqp->stats_used[idx];
-}
-
-void cqp_stats_count(IrdmaDev *d, unsigned inst, unsigned off, uint64_t delta)
-{
-    if (inst < STATS_INST_MAX && off % 8 == 0 && off < GSTATS_USED_SIZE) {
-        d->cqp->stats[inst][off / 8] += delta;
-    }
-}
-
-static void op_gather_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
-{
-    Cqp *cqp = d->cqp;
-    uint64_t pa = cqp_qw(w, CQPWQE_GSTATS_BUF_OFF);
-    uint64_t fn = pe_get(cqp_qw(w, CQPWQE_STATS_FN_OFF), CQPWQE_HMC_FN_ID);
-    unsigned idx = pe_get(w->hdr, CQPWQE_STATS_INST_INDEX);
-    uint8_t buf[GSTATS_BUF_SIZE] = { 0 };
-
-    if ((w->hdr & CQPWQE_STATS_USE_FN_INDEX) && fn != PE_PF_HMC_FN_ID) {
-        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "gather_stats_bad_fn", "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
-        return;
-    }
-    if (!(w->hdr & CQPWQE_STATS_USE_INST)) {
-        idx = 0;
-    } else if (!cqp->stats_used[idx]) {
-        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "gather_stats_no_inst", "instance %u not allocated", idx);
-        return;
-    }
-    if (pa == 0 || pa % GSTATS_BUF_ALIGN) {
-        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "gather_stats_bad_buf", "pa=0x%" G_GINT64_MODIFIER "x", pa);
-        return;
-    }
-    for (unsigned i = 0; i < G_N_ELEMENTS(cqp->stats[idx]); i++) {
-        st64(buf + 8 * i, cqp->stats[idx][i]);
-    }
-    if (!pe_dma_write(d, pa, buf, sizeof(buf))) {
-        cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "gather_stats_dma_error", "pa=0x%" G_GINT64_MODIFIER "x", pa);
-        return;
-    }
-    emu_trace(&d->host, "gather_stats", "instance %u -> 0x%" G_GINT64_MODIFIER "x", idx, pa);
-}
-
 void cqp_objects_reset(IrdmaDev *d)
 {
     cq_block_reset(d->cqs);
@@ -616,15 +526,13 @@ void cqp_objects_reset(IrdmaDev *d)
 
 unsigned cqp_leak_check(IrdmaDev *d)
 {
-    unsigned stats = 0, qps = qp_count(d), cqs = cq_count(d), ceqs = eqs_ceq_count(d);
+    unsigned stats = stats_inst_count(d), qps = qp_count(d), cqs = cq_count(d);
+    unsigned ceqs = eqs_ceq_count(d);
     unsigned aeq = eqs_aeq_exists(d), ws = ws_node_count(d), total;
     unsigned mrs = mr_count(d), ahs = ah_count(d), mcgs = mcg_count(d);
     unsigned apbvt = ltab_apbvt_count(d), qhash = ltab_qhash_count(d);
     unsigned lmacs = ltab_local_mac_count(d), push = ltab_push_page_count(d);
 
-    for (unsigned i = 0; i < STATS_INST_MAX; i++) {
-        stats += d->cqp->stats_used[i];
-    }
     total = qps + cqs + ceqs + aeq + ws + stats + mrs + ahs + mcgs + apbvt + qhash + lmacs + push;
     emu_trace(&d->host, total ? "cqp_leak" : "cqp_leak_check",
               "live after CQP destroy: qps=%u cqs=%u ceqs=%u aeq=%u ws_nodes=%u stats_inst=%u "
@@ -667,8 +575,6 @@ static const CqpOp misc_ops[] = {
     { CQP_OP_MANAGE_ARP, "MANAGE_ARP", op_manage_arp, CQP_OBJ_NONE },
     { CQP_OP_QUERY_RDMA_FEATURES, "QUERY_RDMA_FEATURES", op_query_rdma_features, CQP_OBJ_NONE },
     { CQP_OP_NOP, "NOP", op_nop, CQP_OBJ_NONE },
-    { CQP_OP_MANAGE_STATS, "MANAGE_STATS", op_manage_stats, CQP_OBJ_NONE },
-    { CQP_OP_GATHER_STATS, "GATHER_STATS", op_gather_stats, CQP_OBJ_NONE },
 };
 
 static const CqpOpTable cqp_misc_ops = { misc_ops, G_N_ELEMENTS(misc_ops) };

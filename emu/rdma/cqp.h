@@ -39,11 +39,6 @@ const CqpOp *cqp_lookup(IrdmaDev *d, uint8_t opcode);
 /* ARP table entry @idx (MANAGE_ARP): the destination MAC, MAC[0] in bits 47:40. */
 bool cqp_arp_lookup(IrdmaDev *d, unsigned idx, uint64_t *mac);
 
-/* Statistics instance @idx was allocated by MANAGE_STATS. */
-bool cqp_stats_inst_allocated(IrdmaDev *d, unsigned idx);
-/* Add @delta to the 64-bit gather-stats counter at byte offset @off (GSTATS_*) of instance
- * @inst (0: the function's own). GATHER_STATS writes them out. */
-void cqp_stats_count(IrdmaDev *d, unsigned inst, unsigned off, uint64_t delta);
 /* Count what is still alive (QPs, CQs, CEQs, the AEQ, WS nodes, stats instances, MRs/MWs, AHs,
  * multicast groups, APBVT ports, quad-hash entries, local MACs, push pages) and trace it
  * ("cqp_leak" if anything is, else "cqp_leak_check"); run at every CQP destroy. */

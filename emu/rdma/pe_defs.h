@@ -251,18 +251,24 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define WS_NODES_MAX               1024
 #define WS_ROOT_ID                 0                   /* its own parent (ws.c) */
 
-/* --- GATHER_STATS WQE and the statistics buffer (struct irdma_gather_stats, type.h) --- */
+/* --- GATHER_STATS WQE and the statistics buffer: gen2's layout, as 6.12+ reads it through
+ * icrdma_hw_stat_map (byte offset of the qword, bit offset, width) and 6.1 through struct
+ * irdma_gather_stats (type.h): the 48-bit counters fill a qword from bit 0, the 32-bit ones
+ * named here the upper half of theirs (6.1: the second u32) --- */
 #define CQPWQE_GSTATS_BUF_OFF      32
 #define GSTATS_BUF_SIZE            1024                /* IRDMA_GATHER_STATS_BUF_SIZE */
 #define GSTATS_BUF_ALIGN           8
-#define GSTATS_IP4RXOCTS           8                   /* byte offsets of 64-bit counters */
+#define GSTATS_IP4RXOCTS           8                   /* byte offsets of the counters' qwords */
 #define GSTATS_IP4RXPKTS           16
+#define GSTATS_IP4RXDISCARD        24                  /* bits 63:32 */
 #define GSTATS_IP6RXOCTS           56
 #define GSTATS_IP6RXPKTS           64
+#define GSTATS_IP6RXDISCARD        72                  /* bits 63:32 */
 #define GSTATS_IP4TXOCTS           104
 #define GSTATS_IP4TXPKTS           112
 #define GSTATS_IP6TXOCTS           144
 #define GSTATS_IP6TXPKTS           152
+#define GSTATS_TCPRTXSEG           216                 /* bits 63:32 */
 #define GSTATS_UDPRXPKTS           224
 #define GSTATS_UDPTXPKTS           232
 #define GSTATS_RDMARXWRS           240
@@ -271,7 +277,11 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define GSTATS_RDMATXWRS           264
 #define GSTATS_RDMATXRDS           272
 #define GSTATS_RDMATXSNDS          280
-#define GSTATS_USED_SIZE           680                 /* sizeof(struct irdma_gather_stats) */
+#define GSTATS_RDMAVBND            288
+#define GSTATS_RDMAVINV            296
+#define GSTATS_HIGH_HALF           32                  /* bit offset of the 32-bit ones */
+#define GSTATS_WIDTH_48            48                  /* IRDMA_MAX_STATS_48 */
+#define GSTATS_WIDTH_32            32                  /* IRDMA_MAX_STATS_32 */
 
 /* --- CREATE_QP / MODIFY_QP / DESTROY_QP WQE --- */
 #define CQPWQE_QP_MSS_OFF          8                   /* MODIFY only */

@@ -9,6 +9,7 @@
 #include "rdma/roce.h"
 #include "rdma/rq.h"
 #include "rdma/sq.h"
+#include "rdma/stats.h"
 #include "core/trace.h"
 #include "rdma/ws.h"
 
@@ -198,6 +199,8 @@ static void take_transport(IrdmaDev *d, const uint8_t *ctx, PeQp *qp)
     av->ttl = pe_get(qw3, QPC_TTL);
     av->flow_label = pe_get(ld64(ctx + QPC_QW7), QPC_FLOWLABEL);
     av->sport = pe_get(qw3, QPC_SRCPORT);
+    av->stats_inst = ld64(ctx + QPC_QW20) & QPC_USESTATSINSTANCE ?
+                     pe_get(ld64(ctx + QPC_QW18), QPC_STAT_INDEX) : STATS_INST_FN;
     qp->dest_qpn = pe_get(ld64(ctx + QPC_QW8), QPC_DESTQP);
     qp->qkey = pe_get(ld64(ctx + QPC_QW8), QPC_QKEY);
     /* SNDMSS is the path MTU; the engine carries 256..4096-byte payloads. */
@@ -237,7 +240,7 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
         return false;
     }
     if ((ld64(ctx + QPC_QW20) & QPC_USESTATSINSTANCE) &&
-        !cqp_stats_inst_allocated(d, pe_get(ld64(ctx + QPC_QW18), QPC_STAT_INDEX))) {
+        !stats_inst_allocated(d, pe_get(ld64(ctx + QPC_QW18), QPC_STAT_INDEX))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
         emu_trace(&d->host, "qp_bad_stats_inst", "qp=%u", qp->id);
         return false;

@@ -40,6 +40,7 @@ typedef struct RoceAv {
     uint8_t tos, ttl;
     uint32_t flow_label;
     uint16_t sport;
+    uint8_t stats_inst;          /* the sending QP's statistics instance (stats.h) */
 } RoceAv;
 
 /* The requester (sq.c): WQEs fetched from the SQ until they complete. */
@@ -49,6 +50,8 @@ typedef struct PeQpReq {
     uint32_t next_psn;           /* first PSN of the next message */
     uint32_t sent_psn;           /* PSN after the last packet sent */
     uint32_t una;                /* oldest unacknowledged PSN */
+    uint32_t max_psn;            /* PSN after the furthest packet ever sent: before it, a
+                                  * packet is a retransmission */
     GQueue ops;                  /* SqOp *, fetched and not completed, in SQ order */
     unsigned retries, rnr_retries;   /* left before the QP fails */
     bool unreported;             /* a WQE completed without a CQE since the last one */

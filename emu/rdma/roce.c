@@ -6,6 +6,7 @@
 #include "core/inet.h"
 #include "rdma/rq.h"
 #include "rdma/sq.h"
+#include "rdma/stats.h"
 #include "core/trace.h"
 #include "port/wire.h"
 
@@ -85,6 +86,7 @@ void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
     av->flow_label = ah->flow_label;
     /* RoCEv2 source ports spread flows; a UD QP's own number keeps its packets in order. */
     av->sport = 0xc000 | (qp->id & 0x3fff);
+    av->stats_inst = qp->av.stats_inst;
 }
 
 /* Hand a decoded packet to its QP. */
@@ -97,9 +99,11 @@ static void deliver(IrdmaDev *d, const RocePkt *p)
     r->stats.rx_frames++;
     if (!qp || (!!(fl & BTH_UD) != (qp->type == QP_TYPE_ROCE_UD))) {
         r->stats.rx_no_qp++;
+        stats_rx_dropped(d, p->ipv4, rocev2_frame_len(p) - rocev2_l2_len(p));
         emu_trace(&d->host, "roce_rx_no_qp", "dest qp=%u opcode=0x%02x", p->dqpn, p->opcode);
         return;
     }
+    stats_packets(d, qp->av.stats_inst, true, p, 1);
     if (fl & (BTH_ACK | BTH_READ_RESP)) {
         sq_rx(d, qp, p);
     } else {
@@ -119,6 +123,10 @@ void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
             d->roce->stats.rx_malformed++;
         }
         d->roce_rx_dropped++;
+        if (st != ROCE_PARSE_NOT_ROCE) {
+            /* Past the IP and UDP headers (parse filled in the version): an IP datagram. */
+            stats_rx_dropped(d, p.ipv4, len - rocev2_l2_len(&p));
+        }
         emu_trace(&d->host, "roce_rx_dropped", "len %zu: %s", len,
                   st == ROCE_PARSE_BAD_ICRC ? "bad ICRC" : "malformed");
         return;
@@ -158,7 +166,7 @@ uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p)
     return d->roce->frame + rocev2_payload_offset(p);
 }
 
-static void loop_train(IrdmaDev *d, LoopTrain *lt);
+static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst);
 
 uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
 {
@@ -179,10 +187,11 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
             .len = len, .copy = len ? g_memdup2(p->payload, len) : NULL,
         };
         lt->src = lt->copy;
-        loop_train(d, lt);
+        loop_train(d, lt, av->stats_inst);
         return d->host.ops->clock_ns(d->host.opaque);
     }
     len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
+    stats_packets(d, av->stats_inst, false, p, 1);
     emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
               p->psn, len, looped ? " (loopback)" : "");
     if (looped) {
@@ -224,8 +233,27 @@ static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
     p->payload_len = MIN(lt->len - off, lt->t.mtu);
 }
 
-/* Send @lt (addressed) as roce_send() would send each of its packets. */
-static void loop_train(IrdmaDev *d, LoopTrain *lt)
+/* Packets @from.. of @lt, @n of them, into the counters of instance @inst: received (@rx) or
+ * sent. Only the first and the last of a run can differ from the packets between them. */
+static void count_train(IrdmaDev *d, const LoopTrain *lt, unsigned inst, bool rx,
+                        unsigned from, unsigned n)
+{
+    RocePkt p;
+
+    train_pkt(lt, from, &p);
+    stats_packets(d, inst, rx, &p, 1);
+    if (n > 2) {
+        train_pkt(lt, from + 1, &p);
+        stats_packets(d, inst, rx, &p, n - 2);
+    }
+    if (n > 1) {
+        train_pkt(lt, from + n - 1, &p);
+        stats_packets(d, inst, rx, &p, 1);
+    }
+}
+
+/* Send @lt (addressed) as roce_send() would send each of its packets, counted in @inst. */
+static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
 {
     RoceEngine *r = d->roce;
 
@@ -238,6 +266,7 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt)
                       p.opcode, p.dqpn, p.psn, rocev2_frame_len(&p));
         }
     }
+    count_train(d, lt, inst, false, 0, lt->t.npkts);
     r->stats.loopback_frames += lt->t.npkts;
     if (lt->map) {
         lt->link.data = lt;
@@ -255,7 +284,7 @@ void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t
         .t = *t, .gpa = gpa, .len = len, .src = src, .map = src, .map_len = map_len,
     };
     address(av, &lt->t.pkt);
-    loop_train(d, lt);
+    loop_train(d, lt, av->stats_inst);
 }
 
 /* The next packet of @lt as it arrives. */
@@ -300,6 +329,9 @@ static bool deliver_run(IrdmaDev *d, LoopTrain *lt, unsigned end)
     }
     taken = rq_rx_run(d, qp, &first, &last, n, lt->t.ackreq >> lt->done);
     d->roce->stats.rx_frames += taken;
+    if (taken) {
+        count_train(d, lt, qp->av.stats_inst, true, lt->done, taken);
+    }
     lt->done += taken;
     return taken;
 }

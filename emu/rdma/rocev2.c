@@ -208,9 +208,14 @@ size_t rocev2_build(const RocePkt *p, uint8_t *out)
     return build(p, out, true);
 }
 
+size_t rocev2_l2_len(const RocePkt *p)
+{
+    return ETH_HDR + (p->vlan ? VLAN_TAG : 0);
+}
+
 size_t rocev2_payload_offset(const RocePkt *p)
 {
-    return ETH_HDR + (p->vlan ? VLAN_TAG : 0) + (p->ipv4 ? IPV4_HDR : IPV6_HDR) + UDP_HDR +
+    return rocev2_l2_len(p) + (p->ipv4 ? IPV4_HDR : IPV6_HDR) + UDP_HDR +
            ROCE_BTH_LEN + ext_len(opcode_flags[p->opcode]);
 }
 

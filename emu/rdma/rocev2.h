@@ -99,6 +99,8 @@ size_t rocev2_payload_offset(const RocePkt *p);
  * are left out, both fields zero. */
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
+/* The Ethernet header (with its 802.1Q tag) in front of @p's IP header. */
+size_t rocev2_l2_len(const RocePkt *p);
 /* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
 size_t rocev2_frame_len(const RocePkt *p);
 /* Make @p what rocev2_parse() decodes from the frame rocev2_build() makes of it: every field

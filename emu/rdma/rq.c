@@ -3,6 +3,7 @@
 #include "rdma/cq.h"
 #include "rdma/hmc.h"
 #include "rdma/roce.h"
+#include "rdma/stats.h"
 #include "core/trace.h"
 
 #define RNR_TIMER_CODE  14         /* 1.28 ms (IBA table 45): what the responder asks for */
@@ -123,6 +124,7 @@ static bool invalidate(IrdmaDev *d, PeQp *qp, uint32_t stag)
     } else {
         mr->state = MR_STATE_INVALID;
     }
+    stats_count(d, qp->av.stats_inst, STATS_RDMA_INVALIDATES, 1);
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include "rdma/hmc.h"
 #include "rdma/pe_regs.h"
 #include "rdma/roce.h"
+#include "rdma/stats.h"
 #include "core/trace.h"
 #include "port/wire.h"
 
@@ -386,6 +387,20 @@ static void send_read_req(IrdmaDev *d, PeQp *qp, SqOp *op)
 
 static void arm_rto(IrdmaDev *d, PeQp *qp);
 
+/* @n packets from PSN @psn went, the furthest of them ending before @end: those before any
+ * sent so far went again (RetransSegs). */
+static void note_sent(IrdmaDev *d, PeQp *qp, uint32_t psn, uint32_t n, uint32_t end)
+{
+    int32_t again = psn_diff(qp->req.max_psn, psn);
+
+    if (again > 0) {
+        stats_count(d, qp->av.stats_inst, STATS_RETRANSMITS, MIN((uint32_t)again, n));
+    }
+    if (psn_diff(end, qp->req.max_psn) > 0) {
+        qp->req.max_psn = end & ROCE_PSN_MASK;
+    }
+}
+
 /* Send what the window allows, oldest first; false with the QP failed. */
 static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
 {
@@ -410,6 +425,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
                 break;
             }
             send_read_req(d, qp, op);
+            note_sent(d, qp, op->first_psn + op->read_done / qp->mtu, 1, last_psn(op) + 1);
             op->sent = 1;
             qp->req.sent_psn = (last_psn(op) + 1) & ROCE_PSN_MASK;
             (*budget)--;
@@ -427,6 +443,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             if (!n) {
                 return false;
             }
+            note_sent(d, qp, op->first_psn + op->sent, n, op->first_psn + op->sent + n);
             op->sent += n;
             qp->req.sent_psn = (op->first_psn + op->sent) & ROCE_PSN_MASK;
             *budget -= n;
@@ -524,6 +541,7 @@ static unsigned local_inv(IrdmaDev *d, PeQp *qp, uint32_t stag)
     } else {
         mr->state = MR_STATE_INVALID;
     }
+    stats_count(d, qp->av.stats_inst, STATS_RDMA_INVALIDATES, 1);
     emu_trace(&d->host, "sq_local_inv", "qp=%u stag=0x%08x", qp->id, stag);
     return 0;
 }
@@ -555,6 +573,7 @@ static unsigned bind_mw(IrdmaDev *d, PeQp *qp, const SqWqe *w)
     mw->bound_len = len;
     mw->bound_rights = rights;
     mw->va_based = w->hdr & SQWQE_VABASEDTO;
+    stats_count(d, qp->av.stats_inst, STATS_RDMA_BINDS, 1);
     emu_trace(&d->host, "sq_bind_mw", "qp=%u mw=0x%08x mr=0x%08x va=0x%" G_GINT64_MODIFIER
               "x len=%" G_GINT64_MODIFIER "u rights=0x%02x", qp->id, mw_stag, mr_stag, va, len,
               rights);
@@ -1005,7 +1024,7 @@ bool sq_busy(const PeQp *qp)
 void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
 {
     if (qp->state == QP_STATE_RTS && prev == QP_STATE_RTR) {
-        qp->req.next_psn = qp->req.sent_psn = qp->req.una =
+        qp->req.next_psn = qp->req.sent_psn = qp->req.una = qp->req.max_psn =
             pe_get(ld64(qp->ctx + QPC_QW10), QPC_PSNNXT);
         qp->req.retries = qp->retry_cnt;
         qp->req.rnr_retries = qp->rnr_retry;

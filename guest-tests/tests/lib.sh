@@ -285,6 +285,16 @@ server_and_client() {
     wait "$srv" || { cat "/tmp/$1.server"; fail "$1 server failed"; }
 }
 
+# Hardware counter $2 of RDMA device $1's port 1 as `rdma statistic show link` reads it (irdma:
+# a GATHER_STATS of the function's counters): prints its value. irdma before 7.x names the RDMA
+# operation counters with an "iw" prefix (iwOutRdmaWrites for OutRdmaWrites): either is taken.
+rdma_stat() {
+    v=$(rdma statistic show link "$1/1") || return 1
+    v=$(echo "$v" | awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n || $i == "iw" n) { print $(i + 1); exit } }')
+    [ -n "$v" ] || return 1
+    echo "$v"
+}
+
 # Run perftest tool $1 on device $2 (GID index $3) with $5-byte messages and $6 iterations: its
 # server in the background, its client to address $4. The client's result row must report those
 # bytes and iterations and a positive average; prints "TOOL DEV: BYTES B x ITERS: average N

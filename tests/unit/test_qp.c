@@ -7,6 +7,7 @@
 #include "emu/rdma/hmc.h"
 #include "emu/rdma/pe_regs.h"
 #include "emu/rdma/qp.h"
+#include "emu/rdma/stats.h"
 #include "emu/rdma/ws.h"
 #include "emu/core/e810_regs.h"
 
@@ -378,9 +379,12 @@ START_TEST(gather_stats_writes_the_instance_buffer)
     q[3] = cqpt_hdr(CQP_OP_MANAGE_STATS) | CQPWQE_STATS_ALLOC_INST | CQPWQE_STATS_USE_FN_INDEX;
     inst = cqpt_retval(cqpt_op(q));
     ck_assert_uint_eq(inst, 1);
-    cqp_stats_count(d, inst, GSTATS_RDMATXSNDS, 3);
-    cqp_stats_count(d, inst, GSTATS_UDPTXPKTS, 7);
-    cqp_stats_count(d, inst, GSTATS_USED_SIZE, 1);             /* out of the buffer: ignored */
+    stats_count(d, inst, STATS_RDMA_TX_SENDS, 3);
+    stats_count(d, inst, STATS_UDP_TX_PKTS, 7);
+    stats_count(d, inst, STATS_IP4_RX_DISCARDS, 5);            /* bits 63:32 of its qword */
+    stats_count(d, inst, STATS_RETRANSMITS, (1ull << 32) + 2); /* 32 bits wide: wraps */
+    stats_count(d, inst, STATS_IP4_TX_OCTS, (1ull << 48) + 9); /* 48 bits wide: wraps */
+    stats_count(d, STATS_INST_MAX, STATS_UDP_TX_PKTS, 1);      /* no such instance: ignored */
     memset(h->mem + QPT_STATS, 0xaa, 2 * GSTATS_BUF_SIZE);
     /* irdma_sc_gather_stats with the instance irdma_vsi_stats_init allocated. */
     memset(q, 0, sizeof(q));
@@ -393,6 +397,9 @@ START_TEST(gather_stats_writes_the_instance_buffer)
     ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_RDMATXSNDS), 3);
     ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_UDPTXPKTS), 7);
     ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_IP4RXPKTS), 0);
+    ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_IP4RXDISCARD), 5ull << 32);
+    ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_TCPRTXSEG), 2ull << 32);
+    ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_IP4TXOCTS), 9);
     ck_assert_uint_eq(ld64(h->mem + QPT_STATS + GSTATS_BUF_SIZE - 8), 0);
     ck_assert_uint_eq(h->mem[QPT_STATS + GSTATS_BUF_SIZE], 0xaa);   /* "last" half untouched */
     /* The function's own counters (no instance) are separate. */

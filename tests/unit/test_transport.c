@@ -26,11 +26,13 @@ typedef struct Seen {
 } Seen;
 
 static GArray *seen;
+static uint64_t wire_ip_octets;    /* the IP datagrams' bytes of the frames carried */
 
 static void trt_setup(void)
 {
     trt_start();
     seen = g_array_new(FALSE, TRUE, sizeof(Seen));
+    wire_ip_octets = 0;
 }
 
 static void trt_teardown(void)
@@ -136,6 +138,7 @@ static unsigned wire_run(WireFilter keep, void *arg)
 
             parse_frame(g_ptr_array_index(w, i), &p);
             record(&p);
+            wire_ip_octets += g_bytes_get_size(g_ptr_array_index(w, i)) - rocev2_l2_len(&p);
             if (!keep || keep(&p, arg)) {
                 deliver(g_ptr_array_index(w, i));
             }
@@ -1265,6 +1268,153 @@ START_TEST(mr_deregistered_mid_read_answer_stops_it)
 }
 END_TEST
 
+/* --- statistics (stats.c): GATHER_STATS against what the wire carried --- */
+
+/* Both QPs are of this one function: every frame carried was sent, and received unless lost. */
+static void expect_ip4_traffic(uint64_t tx_pkts, uint64_t rx_pkts, uint64_t tx_octs,
+                               uint64_t rx_octs)
+{
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXPKTS), tx_pkts);
+    ck_assert_uint_eq(stat48(GSTATS_UDPTXPKTS), tx_pkts);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXOCTS), tx_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXPKTS), rx_pkts);
+    ck_assert_uint_eq(stat48(GSTATS_UDPRXPKTS), rx_pkts);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXOCTS), rx_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP6TXPKTS) + stat48(GSTATS_IP6RXPKTS), 0);
+    ck_assert_uint_eq(stat48(GSTATS_IP6TXOCTS) + stat48(GSTATS_IP6RXOCTS), 0);
+}
+
+START_TEST(gather_stats_counts_the_packets_octets_and_messages_carried)
+{
+    connect_default();
+    gather_stats(0);
+    expect_ip4_traffic(0, 0, 0, 0);
+    post_rq(&qb, TRT_RECV, 4096);
+    post_rq(&qb, TRT_RECV, 4096);
+    fill_pattern(TRT_SRC, 10 * TRT_MTU + 100, 0x17);
+    post_and_run(write_wqe(10 * TRT_MTU + 100, 0));
+    post_and_run(send_wqe(300));
+    post_and_run(read_wqe(3 * TRT_MTU, 0));
+    /* A SEND with invalidate of B's MR: B's responder invalidates it (RdmaInv). */
+    post_and_run((TWqe) { .op = SQ_OP_SEND_INV, .laddr = TRT_SRC, .len = 16, .rkey = TRT_RKEY });
+    /* 11 WRITE packets and their ACK, SEND and ACK, READ request and 3 responses, SEND_INV
+     * and ACK. */
+    ck_assert_uint_eq(seen->len, 12 + 2 + 4 + 2);
+    gather_stats(0);
+    expect_ip4_traffic(seen->len, seen->len, wire_ip_octets, wire_ip_octets);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXWRS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXWRS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXSNDS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXSNDS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXRDS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXRDS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMAVINV), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMAVBND), 0);
+    ck_assert_uint_eq(stat32_high(GSTATS_TCPRTXSEG), 0);
+    ck_assert_uint_eq(stat32_high(GSTATS_IP4RXDISCARD), 0);
+    /* Nothing but the counters in the buffer: the rest of it is 0. */
+    ck_assert_uint_eq(ld64(h->mem + TRT_STATS + GSTATS_BUF_SIZE - 8), 0);
+    /* Counters only grow: a second gather without traffic reads the same. */
+    gather_stats(0);
+    expect_ip4_traffic(seen->len, seen->len, wire_ip_octets, wire_ip_octets);
+}
+END_TEST
+
+START_TEST(gather_stats_counts_retransmissions_and_lost_frames)
+{
+    const uint32_t lost = 4;
+    Drop dr = { .to = TRT_QPN_B, .psn = psn_add(TRT_PSN_A, lost), .times = 1 };
+    Drop resp = { .to = TRT_QPN_A, .psn = psn_add(TRT_PSN_A, 11), .times = 1 };
+    RocePkt p;
+
+    connect_default();
+    fill_pattern(TRT_SRC, 10 * TRT_MTU, 0x31);
+    post_sq(&qa, write_wqe(10 * TRT_MTU, 0x100));
+    ring(&qa);
+    wire_run(drop_filter, &dr);
+    /* Go back N: packets 4..9 went twice. The lost one was sent, never received. */
+    gather_stats(0);
+    ck_assert_uint_eq(stat32_high(GSTATS_TCPRTXSEG), 10 - lost);
+    memset(&p, 0, sizeof(p));
+    p.opcode = BTH_RC_WRITE_MIDDLE;
+    p.ipv4 = true;
+    p.payload_len = TRT_MTU;
+    expect_ip4_traffic(seen->len, seen->len - 1, wire_ip_octets,
+                       wire_ip_octets - (rocev2_frame_len(&p) - rocev2_l2_len(&p)));
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXWRS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXWRS), 1);
+    /* A READ whose second response is lost: A asks again for the rest, one request more. */
+    expect_done_once(&qa, 0, SQ_OP_RDMA_WRITE);
+    post_sq(&qa, read_wqe(3 * TRT_MTU, 0));
+    ring(&qa);
+    wire_run(drop_filter, &resp);
+    gather_stats(0);
+    ck_assert_uint_eq(stat32_high(GSTATS_TCPRTXSEG), 10 - lost + 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXRDS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXRDS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXPKTS), seen->len);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXPKTS), seen->len - 2);
+}
+END_TEST
+
+START_TEST(gather_stats_counts_frames_dropped_before_a_qp)
+{
+    uint8_t frame[ROCE_FRAME_MAX];
+    GPtrArray *w;
+    RocePkt p;
+    size_t len4, len6;
+
+    connect_default();
+    post_sq(&qa, send_wqe(32));
+    ring(&qa);
+    w = wire_take();
+    parse_frame(g_ptr_array_index(w, 0), &p);
+    /* For QP 77, which does not exist; then with its ICRC corrupted. */
+    p.dqpn = 77;
+    len4 = rocev2_build(&p, frame);
+    roce_rx_frame(d, frame, len4);
+    frame[len4 - 1] ^= 1;
+    roce_rx_frame(d, frame, len4);
+    /* The same over IPv6. */
+    p.ipv4 = false;
+    len6 = rocev2_build(&p, frame);
+    roce_rx_frame(d, frame, len6);
+    settle();
+    gather_stats(0);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXPKTS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXPKTS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXOCTS), 2 * (len4 - rocev2_l2_len(&p)));
+    ck_assert_uint_eq(stat32_high(GSTATS_IP4RXDISCARD), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP6RXPKTS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_IP6RXOCTS), len6 - rocev2_l2_len(&p));
+    ck_assert_uint_eq(stat32_high(GSTATS_IP6RXDISCARD), 1);
+    ck_assert_uint_eq(stat48(GSTATS_UDPRXPKTS), 3);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXSNDS), 0);
+    g_ptr_array_free(w, TRUE);
+}
+END_TEST
+
+START_TEST(a_qp_with_a_stats_instance_counts_there)
+{
+    TCfg cfg = trt_default_cfg;
+
+    cfg.stats_inst = alloc_stats_inst();
+    ck_assert_uint_eq(cfg.stats_inst, 1);
+    connect_with(&cfg);
+    post_rq(&qb, TRT_RECV, 4096);
+    send_and_run(100, 0x44);
+    ck_assert_uint_eq(seen->len, 2);
+    gather_stats(cfg.stats_inst);
+    expect_ip4_traffic(2, 2, wire_ip_octets, wire_ip_octets);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXSNDS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_RDMARXSNDS), 1);
+    /* Not in the function's own. */
+    gather_stats(0);
+    expect_ip4_traffic(0, 0, 0, 0);
+    ck_assert_uint_eq(stat48(GSTATS_RDMATXSNDS), 0);
+}
+END_TEST
+
 Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1272,6 +1422,10 @@ Suite *transport_suite(void)
 
     tcase_add_checked_fixture(tc, trt_setup, trt_teardown);
     tcase_add_test(tc, write_with_a_lost_packet_goes_back_n);
+    tcase_add_test(tc, gather_stats_counts_the_packets_octets_and_messages_carried);
+    tcase_add_test(tc, gather_stats_counts_retransmissions_and_lost_frames);
+    tcase_add_test(tc, gather_stats_counts_frames_dropped_before_a_qp);
+    tcase_add_test(tc, a_qp_with_a_stats_instance_counts_there);
     tcase_add_test(tc, fault_plan_duplicates_a_send_completion);
     tcase_add_test(tc, write_imm_with_a_lost_ack_retransmits_after_the_rto);
     tcase_add_test(tc, the_rto_restarts_when_more_is_sent);

@@ -124,8 +124,49 @@ void write_ctx(const TQp *qp, const TCfg *cfg)
                        pe_prep(QPC_RNRNAK_THRESH, cfg->rnr_retry));
     st64(c + QPC_QW17, pe_prep(QPC_TXCQNUM, qp->cq) | pe_prep(QPC_RXCQNUM, qp->cq));
     st64(c + QPC_MAC_OFF, pe_prep(QPC_MACADDRESS, TRT_OWN_MAC));
-    st64(c + QPC_QW20, QPC_WRRDRSPOK | QPC_RDOK | QPC_FASTREGEN | QPC_PRIVEN);
+    st64(c + QPC_QW18, pe_prep(QPC_STAT_INDEX, cfg->stats_inst));
+    st64(c + QPC_QW20, QPC_WRRDRSPOK | QPC_RDOK | QPC_FASTREGEN | QPC_PRIVEN |
+                       (cfg->stats_inst ? QPC_USESTATSINSTANCE : 0));
     st64(c + QPC_COMPL_CTX_OFF, qp->compl_ctx);
+}
+
+unsigned alloc_stats_inst(void)
+{
+    uint64_t q[8] = { 0 };
+    const uint8_t *cqe;
+
+    q[3] = cqpt_hdr(CQP_OP_MANAGE_STATS) | CQPWQE_STATS_ALLOC_INST | CQPWQE_STATS_USE_FN_INDEX;
+    q[5] = PE_PF_HMC_FN_ID;
+    cqe = cqpt_op(q);
+    ck_assert_uint_eq(cqpt_maj(cqe), CQP_MAJ_OK);
+    return cqpt_retval(cqe);
+}
+
+void gather_stats(unsigned inst)
+{
+    uint64_t q[8] = { 0 };
+
+    memset(h->mem + TRT_STATS, 0xaa, GSTATS_BUF_SIZE);
+    q[4] = TRT_STATS;
+    q[3] = cqpt_hdr(CQP_OP_GATHER_STATS) |
+           (inst ? CQPWQE_STATS_USE_INST | pe_prep(CQPWQE_STATS_INST_INDEX, inst) : 0);
+    cqp_ok(q);
+}
+
+uint64_t stat48(unsigned off)
+{
+    uint64_t v = ld64(h->mem + TRT_STATS + off);
+
+    ck_assert_uint_eq(v >> 48, 0);
+    return v;
+}
+
+uint64_t stat32_high(unsigned off)
+{
+    uint64_t v = ld64(h->mem + TRT_STATS + off);
+
+    ck_assert_uint_eq((uint32_t)v, 0);
+    return v >> 32;
 }
 
 void qp_op(const TQp *qp, unsigned op, unsigned next, uint64_t flags)

@@ -59,6 +59,7 @@
 #define TRT_LOCAL       (TRT_DATA + TRT_MR_LEN)
 #define TRT_SRC         TRT_LOCAL                  /* A's source / READ sink */
 #define TRT_RECV        (TRT_LOCAL + 0x40000)      /* B's receive buffers */
+#define TRT_STATS       0xa0000                    /* a gather-stats buffer */
 #define TRT_WIRE_MAX    4096                       /* frames per wire_run: a livelock guard */
 /* A host's dma_map limit that cuts looped trains short: two and a half packets of the
  * fixture's MTU and a bit (trains of two, packets split between a train and a frame). */
@@ -74,6 +75,7 @@ typedef struct TQp {
 
 typedef struct TCfg {
     unsigned retry_cnt, rnr_retry;
+    unsigned stats_inst;         /* USESTATSINSTANCE with this STAT_INDEX; 0: the function's */
 } TCfg;
 
 /* The fixture's geometry: the QPs' MTU, and the MR length, which the local buffers after it
@@ -139,6 +141,14 @@ void init_qp(TQp *qp, unsigned id, unsigned peer, unsigned cq, uint32_t psn, uin
 /* A and B through CREATE (INIT), RTR and RTS with @cfg's retry counts, or the defaults. */
 void connect_with(const TCfg *cfg);
 void connect_default(void);
+/* MANAGE_STATS: allocate a statistics instance (irdma_cqp_stats_inst_cmd); its index. */
+unsigned alloc_stats_inst(void);
+/* GATHER_STATS of instance @inst (0: the function's own) into TRT_STATS, as irdma_sc_gather_stats
+ * asks for it; then the counter whose qword is at byte offset @off: a 48-bit one (bits 47:0),
+ * or a 32-bit one in the upper half (bits 63:32), each checked to have nothing else beside. */
+void gather_stats(unsigned inst);
+uint64_t stat48(unsigned off);
+uint64_t stat32_high(unsigned off);
 
 /* The data path as irdma's uk.c drives it: a fragment; an SQ WQE at the head (no doorbell,
  * returns its quanta index); the doorbell; an RQ WQE of one SGE; the next CQE of @qp's CQ
