@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds irdma.ko out of tree for a kernel of the matrix, as a driver developer would: from
+# Debian's linux-source of the kernel's exact version, against its linux-headers (the .config and
+# Module.symvers of the kernel Debian built), with the host's compiler. Prints the module's path.
+#   scripts/build-module.sh [--marker TEXT] [--src DIR] KERNEL
+#     KERNEL      6.1, 6.12 or 7.3 (KERNEL_MATRIX in scripts/config.sh)
+#     --marker    irdma's module init prints "irdma: built by irdma-sim module test TEXT"
+#     --src DIR   build this irdma source directory instead of the kernel's own
+# Steps (what a user types, docs/user-guide.md): unpack linux-source; copy the headers' .config
+# and Module.symvers in; make olddefconfig (the host's gcc replaces the one Debian used: the
+# CC_* options are recomputed for it, the changes land in config.changes); make modules_prepare
+# KERNELRELEASE=<ABI> (so the vermagic is the kernel's); make M=<irdma dir> modules.
+# The prepared tree is kept in $IRDMA_SIM_CACHE/modbuild/KERNEL/tree, each module in
+# .../out/<hash>/ (same source and marker: the same module, not rebuilt). Both are written to a
+# temporary directory renamed at the end, so an error leaves nothing half-written.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/config.sh"
+
+die() { echo "build-module: $*" >&2; exit 2; }
+marker= src=
+while [ $# -gt 1 ]; do
+    case "$1" in
+        --marker) marker=$2; shift 2 ;;
+        --src) src=$(realpath "$2"); shift 2 ;;
+        *) die "unknown option '$1'" ;;
+    esac
+done
+[ $# = 1 ] && [ "${1#-}" = "$1" ] || { sed -n '5,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+name=$1
+case "$marker" in *[!A-Za-z0-9._:+-]*) die "--marker: letters, digits and ._:+- only" ;; esac
+for tool in make gcc bc flex bison; do command -v $tool > /dev/null || die "no $tool on the host"; done
+for h in libelf.h openssl/ssl.h; do
+    [ -e "/usr/include/$h" ] || die "no /usr/include/$h (apt-get install libelf-dev libssl-dev)"
+done
+
+# The kernel's row: its ABI and version; the source and headers packages of that version.
+abi=$(awk -v n="$name" '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
+[ -n "$abi" ] || die "unknown kernel '$name': one of $(awk 'NF { printf " %s", $1 }' <<< "$KERNEL_MATRIX")"
+version=$(awk -v n="$name" '$1 == n { print $4 }' <<< "$KERNEL_MATRIX")
+series=$(sed 's/^\([0-9]*\.[0-9]*\).*/\1/' <<< "$version")
+mapfile -t debs < <(python3 "$here/kernel.py" fetch "$name" "linux-source-$series" \
+    "linux-headers-$abi" "linux-headers-${abi%-*}-common" | sed -n "s/^DEB='\(.*\)'$/\1/p")
+[ ${#debs[@]} = 3 ] || exit 2
+
+base=$IRDMA_SIM_CACHE/modbuild/$name
+tree=$base/tree
+jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
+if ! [ -e "$tree/.prepared" ]; then
+    echo "build-module: preparing the $abi source tree in $tree (once)" >&2
+    tmp=$tree.tmp
+    rm -rf "$tmp" && mkdir -p "$tmp/.debs"
+    trap 'rm -rf "$tmp"' EXIT
+    dpkg-deb --fsys-tarfile "${debs[0]}" | tar -xO "./usr/src/linux-source-$series.tar.xz" |
+        tar -xJ -C "$tmp" --strip-components=1
+    for d in "${debs[@]:1}"; do dpkg-deb -x "$d" "$tmp/.debs"; done
+    hdr=$tmp/.debs/usr/src/linux-headers-$abi
+    cp "$hdr/.config" "$tmp/.config"
+    cp "$hdr/.config" "$tmp/config.debian"
+    cp "$hdr/Module.symvers" "$tmp/Module.symvers"
+    rm -rf "$tmp/.debs"
+    make -C "$tmp" -s olddefconfig > "$tmp/prepare.log" 2>&1 ||
+        { tail -5 "$tmp/prepare.log" >&2; die "make olddefconfig failed ($tmp kept out)"; }
+    # What the host's compiler changed in Debian's configuration (its CC_* probes).
+    diff <(grep '^CONFIG_' "$tmp/config.debian" | sort) <(grep '^CONFIG_' "$tmp/.config" | sort) |
+        sed -n 's/^\([<>]\) /\1 /p' > "$tmp/config.changes" || true
+    make -C "$tmp" -j"$jobs" modules_prepare KERNELRELEASE="$abi" >> "$tmp/prepare.log" 2>&1 ||
+        { tail -20 "$tmp/prepare.log" >&2; die "make modules_prepare failed"; }
+    [ "$(cat "$tmp/include/config/kernel.release")" = "$abi" ] ||
+        die "modules_prepare made release $(cat "$tmp/include/config/kernel.release"), not $abi"
+    touch "$tmp/.prepared"
+    rm -rf "$tree"
+    mv "$tmp" "$tree"
+    trap - EXIT
+    echo "build-module: config options the host's $(gcc -dumpfullversion) changed:" \
+        "$(grep -c '^<' "$tree/config.changes" || true) removed or changed, see $tree/config.changes" >&2
+fi
+
+# The module: the kernel's irdma (or --src), the marker line added to its module init.
+src=${src:-$tree/drivers/infiniband/hw/irdma}
+[ -e "$src/main.c" ] && [ -e "$src/Makefile" ] || die "$src: no irdma source (main.c, Makefile)"
+key=$( (cd "$src" && find . -maxdepth 1 -type f \( -name '*.[ch]' -o -name 'Makefile' -o -name Kbuild \) \
+        -print0 | sort -z | xargs -0 sha256sum; echo "marker=$marker"; gcc --version | head -1) |
+      sha256sum | cut -c1-12)
+out=$base/out/$key
+if ! [ -e "$out/irdma.ko" ]; then
+    tmp=$base/out/.tmp-$key
+    rm -rf "$tmp" && mkdir -p "$tmp"
+    trap 'rm -rf "$tmp"' EXIT
+    mkdir -p "$tmp/src" && cp -a "$src/." "$tmp/src/"
+    find "$tmp/src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+    if [ -n "$marker" ]; then
+        # After the declarations of irdma_init_module (its first blank line).
+        awk -v m="$marker" '
+            /irdma_init_module\(void\)/ { inmod = 1 }
+            { print }
+            inmod && /^$/ { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m; inmod = 0 }
+        ' "$src/main.c" > "$tmp/src/main.c"
+        grep -q "irdma-sim module test $marker" "$tmp/src/main.c" ||
+            die "$src/main.c: no irdma_init_module to put the marker in"
+    fi
+    echo "build-module: building irdma.ko for $abi${marker:+ (marker $marker)}" >&2
+    make -C "$tree" -j"$jobs" M="$tmp/src" modules > "$tmp/build.log" 2>&1 ||
+        { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
+    mv "$tmp/src/irdma.ko" "$tmp/"
+    rm -rf "$tmp/src"
+    rm -rf "$out"
+    mv "$tmp" "$out"
+    trap - EXIT
+fi
+vermagic=$(modinfo -F vermagic "$out/irdma.ko")
+[ "${vermagic%% *}" = "$abi" ] || die "$out/irdma.ko: vermagic '$vermagic', not $abi"
+echo "$out/irdma.ko"
