@@ -29,10 +29,7 @@ done
 [ $# = 1 ] && [ "${1#-}" = "$1" ] || { sed -n '5,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name=$1
 case "$marker" in *[!A-Za-z0-9._:+-]*) die "--marker: letters, digits and ._:+- only" ;; esac
-for tool in make gcc bc flex bison; do command -v $tool > /dev/null || die "no $tool on the host"; done
-for h in libelf.h openssl/ssl.h; do
-    [ -e "/usr/include/$h" ] || die "no /usr/include/$h (apt-get install libelf-dev libssl-dev)"
-done
+bash "$here/setup-host.sh"
 
 # The kernel's row: its ABI and version; the source and headers packages of that version.
 abi=$(awk -v n="$name" '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
@@ -46,7 +43,9 @@ mapfile -t debs < <(python3 "$here/kernel.py" fetch "$name" "linux-source-$serie
 base=$IRDMA_SIM_CACHE/modbuild/$name
 tree=$base/tree
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
-if ! [ -e "$tree/.prepared" ]; then
+# The host tools the tree was prepared with: others (an upgrade) prepare it again.
+tools="gcc $(gcc -dumpfullversion), pahole $(pahole --version 2>/dev/null || echo none)"
+if [ "$(cat "$tree/.prepared" 2>/dev/null)" != "$tools" ]; then
     echo "build-module: preparing the $abi source tree in $tree (once)" >&2
     tmp=$tree.tmp
     rm -rf "$tmp" && mkdir -p "$tmp/.debs"
@@ -58,6 +57,8 @@ if ! [ -e "$tree/.prepared" ]; then
     cp "$hdr/.config" "$tmp/.config"
     cp "$hdr/.config" "$tmp/config.debian"
     cp "$hdr/Module.symvers" "$tmp/Module.symvers"
+    # Debian's vmlinux (its BTF is the base of the module's BTF).
+    [ ! -e "$hdr/vmlinux" ] || cp "$hdr/vmlinux" "$tmp/vmlinux"
     rm -rf "$tmp/.debs"
     make -C "$tmp" -s olddefconfig > "$tmp/prepare.log" 2>&1 ||
         { tail -5 "$tmp/prepare.log" >&2; die "make olddefconfig failed ($tmp kept out)"; }
@@ -68,11 +69,11 @@ if ! [ -e "$tree/.prepared" ]; then
         { tail -20 "$tmp/prepare.log" >&2; die "make modules_prepare failed"; }
     [ "$(cat "$tmp/include/config/kernel.release")" = "$abi" ] ||
         die "modules_prepare made release $(cat "$tmp/include/config/kernel.release"), not $abi"
-    touch "$tmp/.prepared"
+    echo "$tools" > "$tmp/.prepared"
     rm -rf "$tree"
     mv "$tmp" "$tree"
     trap - EXIT
-    echo "build-module: config options the host's $(gcc -dumpfullversion) changed:" \
+    echo "build-module: config options the host's $tools changed:" \
         "$(grep -c '^<' "$tree/config.changes" || true) removed or changed, see $tree/config.changes" >&2
 fi
 
