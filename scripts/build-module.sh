@@ -36,9 +36,10 @@ abi=$(awk -v n="$name" '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
 [ -n "$abi" ] || die "unknown kernel '$name': one of $(awk 'NF { printf " %s", $1 }' <<< "$KERNEL_MATRIX")"
 version=$(awk -v n="$name" '$1 == n { print $4 }' <<< "$KERNEL_MATRIX")
 series=$(sed 's/^\([0-9]*\.[0-9]*\).*/\1/' <<< "$version")
+# (linux-headers-*-common is not needed: the source tree has those headers, and more.)
 mapfile -t debs < <(python3 "$here/kernel.py" fetch "$name" "linux-source-$series" \
-    "linux-headers-$abi" "linux-headers-${abi%-*}-common" | sed -n "s/^DEB='\(.*\)'$/\1/p")
-[ ${#debs[@]} = 3 ] || exit 2
+    "linux-headers-$abi" | sed -n "s/^DEB='\(.*\)'$/\1/p")
+[ ${#debs[@]} = 2 ] || exit 2
 
 base=$IRDMA_SIM_CACHE/modbuild/$name
 tree=$base/tree
@@ -52,7 +53,7 @@ if [ "$(cat "$tree/.prepared" 2>/dev/null)" != "$tools" ]; then
     trap 'rm -rf "$tmp"' EXIT
     dpkg-deb --fsys-tarfile "${debs[0]}" | tar -xO "./usr/src/linux-source-$series.tar.xz" |
         tar -xJ -C "$tmp" --strip-components=1
-    for d in "${debs[@]:1}"; do dpkg-deb -x "$d" "$tmp/.debs"; done
+    dpkg-deb -x "${debs[1]}" "$tmp/.debs"
     hdr=$tmp/.debs/usr/src/linux-headers-$abi
     cp "$hdr/.config" "$tmp/.config"
     cp "$hdr/.config" "$tmp/config.debian"
@@ -61,7 +62,7 @@ if [ "$(cat "$tree/.prepared" 2>/dev/null)" != "$tools" ]; then
     [ ! -e "$hdr/vmlinux" ] || cp "$hdr/vmlinux" "$tmp/vmlinux"
     rm -rf "$tmp/.debs"
     make -C "$tmp" -s olddefconfig > "$tmp/prepare.log" 2>&1 ||
-        { tail -5 "$tmp/prepare.log" >&2; die "make olddefconfig failed ($tmp kept out)"; }
+        { tail -5 "$tmp/prepare.log" >&2; die "make olddefconfig failed"; }
     # What the host's compiler changed in Debian's configuration (its CC_* probes).
     diff <(grep '^CONFIG_' "$tmp/config.debian" | sort) <(grep '^CONFIG_' "$tmp/.config" | sort) |
         sed -n 's/^\([<>]\) /\1 /p' > "$tmp/config.changes" || true
