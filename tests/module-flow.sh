@@ -24,7 +24,7 @@ out=$repo/build/module-flow
 rm -rf "$out" && mkdir -p "$out"
 passed=0 failed=0
 result() {   # result PASS|FAIL TEXT
-    echo "$1 $2"
+    echo "$1 ${*:2}"
     if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
