@@ -10,7 +10,7 @@
 # and Module.symvers in; make olddefconfig (the host's gcc replaces the one Debian used: the
 # CC_* options are recomputed for it, the changes land in config.changes); make modules_prepare
 # KERNELRELEASE=<ABI> (so the vermagic is the kernel's); make M=<irdma dir> modules.
-# The prepared tree is kept in $IRDMA_SIM_CACHE/modbuild/KERNEL/tree, each module in
+# The prepared tree is kept in $IRDMA_SIM_CACHE/modbuild/KERNEL/tree, the eight newest modules in
 # .../out/<hash>/ (same source and marker: the same module, not rebuilt). Both are written to a
 # temporary directory renamed at the end, so an error leaves nothing half-written.
 set -euo pipefail
@@ -109,6 +109,8 @@ if ! [ -e "$out/irdma.ko" ]; then
     rm -rf "$out"
     mv "$tmp" "$out"
     trap - EXIT
+    # The eight newest modules are kept.
+    ls -dt "$base"/out/*/ | tail -n +9 | xargs -r rm -rf
 fi
 vermagic=$(modinfo -F vermagic "$out/irdma.ko")
 [ "${vermagic%% *}" = "$abi" ] || die "$out/irdma.ko: vermagic '$vermagic', not $abi"

@@ -89,4 +89,7 @@ if [ -z "$missing" ]; then
 else
     result FAIL "suspend tests without a result on the user's module: $missing"
 fi
+# The module and the guest are this run's alone (its marker): not kept.
+rm -rf "$(dirname "$ko")" \
+    "$repo/build/guest/$(python3 "$repo/scripts/kernel.py" slug $kernel --module "$ko")"
 finish
