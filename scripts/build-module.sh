@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
 
 die() { echo "build-module: $*" >&2; exit 2; }
-marker= src=
+marker='' src=''
 while [ $# -gt 1 ]; do
     case "$1" in
         --marker) marker=$2; shift 2 ;;
