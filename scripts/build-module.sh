@@ -87,25 +87,28 @@ key=$( (cd "$src" && find . -maxdepth 1 -type f \( -name '*.[ch]' -o -name 'Make
 out=$base/out/$key
 if ! [ -e "$out/irdma.ko" ]; then
     tmp=$base/out/.tmp-$key
-    rm -rf "$tmp" && mkdir -p "$tmp"
-    trap 'rm -rf "$tmp"' EXIT
-    mkdir -p "$tmp/src" && cp -a "$src/." "$tmp/src/"
-    find "$tmp/src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+    # The copy built sits next to the kernel's irdma: irdma includes ice's headers by relative
+    # path (../../../net/ethernet/intel/ice/ in 6.x).
+    bsrc=drivers/infiniband/hw/irdma-build-$key
+    rm -rf "$tmp" "${tree:?}/$bsrc" && mkdir -p "$tmp" "$tree/$bsrc"
+    trap 'rm -rf "$tmp" "${tree:?}/$bsrc"' EXIT
+    cp -a "$src/." "$tree/$bsrc/"
+    find "$tree/$bsrc" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
     if [ -n "$marker" ]; then
         # After the declarations of irdma_init_module (its first blank line).
         awk -v m="$marker" '
             /irdma_init_module\(void\)/ { inmod = 1 }
             { print }
             inmod && /^$/ { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m; inmod = 0 }
-        ' "$src/main.c" > "$tmp/src/main.c"
-        grep -q "irdma-sim module test $marker" "$tmp/src/main.c" ||
+        ' "$src/main.c" > "$tree/$bsrc/main.c"
+        grep -q "irdma-sim module test $marker" "$tree/$bsrc/main.c" ||
             die "$src/main.c: no irdma_init_module to put the marker in"
     fi
     echo "build-module: building irdma.ko for $abi${marker:+ (marker $marker)}" >&2
-    make -C "$tree" -j"$jobs" M="$tmp/src" modules > "$tmp/build.log" 2>&1 ||
+    make -C "$tree" -j"$jobs" M="$bsrc" modules > "$tmp/build.log" 2>&1 ||
         { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
-    mv "$tmp/src/irdma.ko" "$tmp/"
-    rm -rf "$tmp/src"
+    mv "$tree/$bsrc/irdma.ko" "$tmp/"
+    rm -rf "${tree:?}/$bsrc"
     rm -rf "$out"
     mv "$tmp" "$out"
     trap - EXIT
