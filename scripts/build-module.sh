@@ -33,7 +33,7 @@ bash "$here/setup-host.sh"
 
 # The kernel's row: its ABI and version; the source and headers packages of that version.
 abi=$(awk -v n="$name" '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
-[ -n "$abi" ] || die "unknown kernel '$name': one of $(awk 'NF { printf " %s", $1 }' <<< "$KERNEL_MATRIX")"
+[ -n "$abi" ] || die "unknown kernel '$name': one of$(awk 'NF { printf " %s", $1 }' <<< "$KERNEL_MATRIX")"
 version=$(awk -v n="$name" '$1 == n { print $4 }' <<< "$KERNEL_MATRIX")
 series=$(sed 's/^\([0-9]*\.[0-9]*\).*/\1/' <<< "$version")
 # (linux-headers-*-common is not needed: the source tree has those headers, and more.)
