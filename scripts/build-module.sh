@@ -9,7 +9,8 @@
 # Steps (what a user types, docs/user-guide.md): unpack linux-source; copy the headers' .config
 # and Module.symvers in; make olddefconfig (the host's gcc replaces the one Debian used: the
 # CC_* options are recomputed for it, the changes land in config.changes); make modules_prepare
-# KERNELRELEASE=<ABI> (so the vermagic is the kernel's); make M=<irdma dir> modules.
+# KERNELRELEASE=<ABI> KERNELVERSION=<ABI> (so the vermagic is the kernel's: 7.x takes the release
+# as given, 6.1 makes it from KERNELVERSION); make M=<irdma dir> modules.
 # The prepared tree is kept in $IRDMA_SIM_CACHE/modbuild/KERNEL/tree, the eight newest modules in
 # .../out/<hash>/ (same source and marker: the same module, not rebuilt). Both are written to a
 # temporary directory renamed at the end, so an error leaves nothing half-written.
@@ -66,7 +67,7 @@ if [ "$(cat "$tree/.prepared" 2>/dev/null)" != "$tools" ]; then
     # What the host's compiler changed in Debian's configuration (its CC_* probes).
     diff <(grep '^CONFIG_' "$tmp/config.debian" | sort) <(grep '^CONFIG_' "$tmp/.config" | sort) |
         sed -n 's/^\([<>]\) /\1 /p' > "$tmp/config.changes" || true
-    make -C "$tmp" -j"$jobs" modules_prepare KERNELRELEASE="$abi" >> "$tmp/prepare.log" 2>&1 ||
+    make -C "$tmp" -j"$jobs" modules_prepare KERNELRELEASE="$abi" KERNELVERSION="$abi" >> "$tmp/prepare.log" 2>&1 ||
         { tail -20 "$tmp/prepare.log" >&2; die "make modules_prepare failed"; }
     [ "$(cat "$tmp/include/config/kernel.release")" = "$abi" ] ||
         die "modules_prepare made release $(cat "$tmp/include/config/kernel.release"), not $abi"
