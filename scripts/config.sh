@@ -27,5 +27,9 @@ HOST_PKGS_BUILD="build-essential meson ninja-build pkg-config libglib2.0-dev che
 HOST_PKGS_QEMU="libfdt-dev libpixman-1-dev libslirp-dev zlib1g-dev flex bison qemu-system-data seabios ipxe-qemu"
 # The benchmark report's plots (scripts/bench.sh).
 HOST_PKGS_BENCH="gnuplot-nox"
+# An irdma.ko built out of tree against a matrix kernel (scripts/build-module.sh): the kernel's
+# host tools, objtool (libelf), and pahole so Debian's BTF options (and those needing them, such
+# as sched_ext, which changes struct task_struct) stay on.
+HOST_PKGS_MODULE="bc libelf-dev libssl-dev dwarves"
 HOST_PKGS_GUEST="busybox-static rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
   iproute2 ethtool pciutils"

@@ -4,6 +4,8 @@
   kernel.py prepare NAME [--module FILE.ko ...]   fetch/unpack as needed; print shell variables
   kernel.py slug NAME [--module FILE.ko ...]      the guest's directory name under build/guest/
   kernel.py names                                 the matrix's names, one a line
+  kernel.py fetch NAME PKG...                     PKG of matrix kernel NAME's version, as .debs
+                                                  in the cache; print their paths and the row
 
 NAME is a row of KERNEL_MATRIX in scripts/config.sh (6.1, 6.12, 7.3), `deb:FILE[,FILE...]` (kernel
 packages the user has: an image package, or linux-binary + linux-modules [+ linux-base]), or
@@ -379,12 +381,20 @@ def check_module(path, abi):
 
 
 def main(argv):
-    if not argv or argv[0] not in ("prepare", "slug", "names"):
+    if not argv or argv[0] not in ("prepare", "slug", "names", "fetch"):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    cache, rows, default, _ = config()
+    cache, rows, default, suites = config()
     if argv[0] == "names":
         print("\n".join(rows))
+        return 0
+    if argv[0] == "fetch":
+        if len(argv) < 3 or argv[1] not in rows:
+            raise KernelError(f"kernel.py fetch NAME PKG...: NAME one of {', '.join(rows)}")
+        row = rows[argv[1]]
+        for pkg in argv[2:]:
+            print(f"DEB='{download(cache, row['suite'], pkg, row['version'], suites)}'")
+        print(f"KABI='{row['abi']}'\nKVERSION='{row['version']}'")
         return 0
     args = argv[1:]
     name = args.pop(0) if args and not args[0].startswith("--") else default
@@ -399,6 +409,8 @@ def main(argv):
         check_name(name, rows)
         for m in modules:
             check_module_file(m)
+            if name in rows:
+                check_module(m, rows[name]["abi"])
         print(slug(name, modules))
     else:
         prepare(name, modules)

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "setup-host: must run as root (apt-get install)" >&2; exit 1; }
 
 missing=()
-for p in $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH; do
+for p in $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 

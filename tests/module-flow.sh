@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The driver developer's own-module flow, end to end (docs/user-guide.md, "Testing your own
+# kernel or module"): irdma.ko built out of tree for kernel 7.3 with a marker unique to this run
+# (scripts/build-module.sh), a guest built with it replacing the kernel's irdma
+# (build-guest.sh --kernel 7.3 --module), one boot running irdma-module-marker (the marker is in
+# the guest's kernel log) then the suspend list; and the same module refused for kernel 6.12 by
+# scripts/irdma-sim with one vermagic line, before anything is installed, built or booted.
+# Prints PASS/FAIL lines and "N passed, N failed"; the suspend list's own results are shown but
+# not counted (they judge the device on 7.3, not the flow). Exit status 1 on any failure.
+#   tests/module-flow.sh [--qemu PATH] [MESON_BUILD_DIR]
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/scripts/config.sh"
+qemu=() mbuild=$repo/build/meson
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --qemu) qemu=(--qemu "$2"); shift 2 ;;
+        *) mbuild=$1; shift ;;
+    esac
+done
+kernel=7.3 other=6.12
+abi=$(awk -v n=$kernel '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
+out=$repo/build/module-flow
+rm -rf "$out" && mkdir -p "$out"
+passed=0 failed=0
+result() {   # result PASS|FAIL TEXT
+    echo "$1 ${*:2}"
+    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
+
+marker=$(date -u +%Y%m%dT%H%M%S)-$$
+t0=$SECONDS
+if ko=$(bash "$repo/scripts/build-module.sh" --marker "$marker" $kernel 2> "$out/build-module.log"); then
+    result PASS "build-module: irdma.ko for $kernel with marker $marker in $((SECONDS - t0)) s: $ko"
+else
+    result FAIL "build-module: $(tail -n 1 "$out/build-module.log")"
+    finish
+fi
+vermagic=$(modinfo -F vermagic "$ko")
+if [ "${vermagic%% *}" = "$abi" ] && grep -aq "irdma-sim module test $marker" "$ko"; then
+    result PASS "the module's vermagic is $abi and it holds the marker"
+else
+    result FAIL "the module's vermagic is '$vermagic' (want $abi), or it lacks the marker"
+fi
+
+# A module of another kernel: one line naming the mismatch, exit 2, nothing built or booted.
+t0=$SECONDS
+timeout 120 bash "$repo/scripts/irdma-sim" test --kernel $other --module "$ko" \
+    > "$out/mismatch.out" 2> "$out/mismatch.err"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l < "$out/mismatch.err")" = 1 ] && [ ! -s "$out/mismatch.out" ] &&
+        grep -q "vermagic mismatch" "$out/mismatch.err"; then
+    result PASS "irdma-sim test --kernel $other --module <$kernel irdma.ko> refused in" \
+        "$((SECONDS - t0)) s: $(cat "$out/mismatch.err")"
+else
+    result FAIL "irdma-sim test --kernel $other --module <$kernel irdma.ko>: exit $rc," \
+        "stderr '$(head -c 300 "$out/mismatch.err")', stdout $(wc -l < "$out/mismatch.out") lines"
+fi
+
+t0=$SECONDS
+if bash "$repo/scripts/build-guest.sh" --kernel $kernel --module "$ko" "$mbuild" \
+        > "$out/build-guest.log" 2>&1; then
+    result PASS "build-guest --kernel $kernel --module irdma.ko in $((SECONDS - t0)) s"
+else
+    result FAIL "build-guest --kernel $kernel --module irdma.ko: $(tail -n 1 "$out/build-guest.log")"
+    finish
+fi
+
+suspend=$(sed 's/#.*//' "$repo/guest-tests/lists/suspend" | xargs | tr ' ' ,)
+t0=$SECONDS
+python3 "$repo/scripts/run-guest.py" --quiet "${qemu[@]}" --kernel $kernel --module "$ko" \
+    --tests "irdma-module-marker,$suspend" --append "t.marker=$marker" \
+    --smp 8 --timeout 900 --test-timeout 600 > "$out/guest.out" 2>&1
+echo "guest ($((SECONDS - t0)) s):"
+sed 's/^/    /' "$out/guest.out"
+if grep -q "^PASS *irdma-module-marker" "$out/guest.out"; then
+    result PASS "the guest's irdma is the module built here: marker $marker in its kernel log"
+else
+    result FAIL "the guest's kernel log lacks the marker: $(grep irdma-module-marker "$out/guest.out")"
+fi
+missing=$(for t in ${suspend//,/ }; do
+              grep -Eq "^(PASS|FAIL|TIMEOUT) +$t( |$)" "$out/guest.out" &&
+                  ! grep -Eq "^FAIL +$t no result" "$out/guest.out" || echo "$t"
+          done | xargs)
+if [ -z "$missing" ]; then
+    result PASS "the suspend list ran on that module: $(grep -Ec "^PASS +(${suspend//,/|})( |$)" \
+        "$out/guest.out") of $(wc -w <<< "${suspend//,/ }") passed (not counted here)"
+else
+    result FAIL "suspend tests without a result on the user's module: $missing"
+fi
+# The module and the guest are this run's alone (its marker): not kept.
+rm -rf "$(dirname "$ko")" \
+    "$repo/build/guest/$(python3 "$repo/scripts/kernel.py" slug $kernel --module "$ko")"
+finish
