@@ -80,9 +80,9 @@ if grep -q "^PASS *irdma-module-marker" "$out/guest.out"; then
 else
     result FAIL "the guest's kernel log lacks the marker: $(grep irdma-module-marker "$out/guest.out")"
 fi
-passed=$(grep -Ec "^PASS +(${suspend//,/|})( |$)" "$out/guest.out")
-if [ "$boot_status" = 0 ] && [ "$passed" = "$(wc -w <<< "${suspend//,/ }")" ]; then
-    result PASS "the suspend list passed on that module: $passed of $passed"
+npass=$(grep -Ec "^PASS +(${suspend//,/|})( |$)" "$out/guest.out")
+if [ "$boot_status" = 0 ] && [ "$npass" = "$(wc -w <<< "${suspend//,/ }")" ]; then
+    result PASS "the suspend list passed on that module: $npass of $npass"
 else
     result FAIL "the suspend list on the user's module: $(grep -E '^(FAIL|TIMEOUT)' "$out/guest.out" |
         head -n 3 | xargs)"
