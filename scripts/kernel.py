@@ -166,20 +166,43 @@ def has_module(moddir, name):
     return False
 
 
+# depmod's own indexes: made anew for the staged tree.
+DEPMOD_INDEXES = re.compile(r"^modules\.(?!order$|builtin$|builtin\.modinfo$)")
+
+
+def shadow_modules(kdir, moddir, abi):
+    """KDIR/modroot/lib/modules/ABI: the modules of MODDIR as links (relative inside KDIR, so
+    the rename at the end keeps them), .ko.gz unpacked (host kmod has no zlib), without
+    depmod's indexes: depmod writes its own here and never into a user's tree."""
+    shadow = os.path.join(kdir, "modroot", "lib", "modules", abi)
+    inside = os.path.abspath(kdir) + os.sep
+    for dirpath, _, files in os.walk(moddir, followlinks=True):
+        rel = os.path.relpath(dirpath, moddir)
+        os.makedirs(os.path.join(shadow, rel), exist_ok=True)
+        for f in files:
+            if rel == "." and DEPMOD_INDEXES.match(f):
+                continue
+            src = os.path.abspath(os.path.join(dirpath, f))
+            dst = os.path.join(shadow, rel, f)
+            if f.endswith(".ko.gz"):
+                with open(dst[:-3], "wb") as out:
+                    subprocess.run(["gzip", "-dc", src], stdout=out, check=True)
+            elif src.startswith(inside):
+                os.symlink(os.path.relpath(src, os.path.dirname(dst)), dst)
+            else:
+                os.symlink(src, dst)
+
+
 def stage(kdir, image, moddir, abi, kconfig, label):
     """Fill KDIR: the boot image (PVH vmlinux if the kernel has one), modroot/lib/modules/ABI
-    with depmod's indexes (host kmod reads lib/modules only), the config, and info.sh."""
+    (shadow_modules) with depmod's indexes (host kmod reads lib/modules only), the config, and
+    info.sh."""
     missing = [m for m in REQUIRED_MODULES if not has_module(moddir, m)]
     if missing:
         raise KernelError(f"kernel {label} ({abi}) has no module {', '.join(missing)} "
                           f"(looked in {moddir}): it needs CONFIG_ICE, CONFIG_INFINIBAND_IRDMA "
                           "and CONFIG_INFINIBAND_USER_ACCESS as modules")
-    mroot = os.path.join(kdir, "modroot", "lib", "modules")
-    os.makedirs(mroot)
-    os.symlink(os.path.abspath(moddir), os.path.join(mroot, abi))
-    # Host kmod has no zlib: .ko.gz modules are unpacked for depmod and the initramfs alike.
-    for gz in glob.glob(os.path.join(moddir, "**", "*.ko.gz"), recursive=True):
-        subprocess.run(["gzip", "-d", "-f", gz], check=True)
+    shadow_modules(kdir, moddir, abi)
     r = run(["depmod", "-b", os.path.join(kdir, "modroot"), abi])
     if r.returncode != 0:
         raise KernelError(f"depmod failed on the modules of {label}: {r.stderr.strip()}")
@@ -345,12 +368,6 @@ def prepare(name, modules=()):
             info = open(os.path.join(kdir, "info.sh")).read().replace(tmp, kdir)
             with open(os.path.join(kdir, "info.sh"), "w") as f:
                 f.write(info)
-            link = os.path.join(kdir, "modroot", "lib", "modules")
-            for abi in os.listdir(link):
-                target = os.readlink(os.path.join(link, abi))
-                if target.startswith(tmp):
-                    os.unlink(os.path.join(link, abi))
-                    os.symlink(kdir + target[len(tmp):], os.path.join(link, abi))
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
