@@ -10,6 +10,7 @@
 #   tests/kernel-select.sh
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+unset IRDMA_SIM_KERNEL IRDMA_SIM_MODULES    # this script names its kernels and modules itself
 . "$repo/scripts/config.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

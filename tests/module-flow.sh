@@ -10,6 +10,7 @@
 #   tests/module-flow.sh [--qemu PATH] [MESON_BUILD_DIR]
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+unset IRDMA_SIM_KERNEL IRDMA_SIM_MODULES    # this script names its kernels and modules itself
 . "$repo/scripts/config.sh"
 qemu=() mbuild=$repo/build/meson
 while [ $# -gt 0 ]; do
