@@ -5,6 +5,18 @@
 #include "emu/fw/fw.h"
 #include "emu/core/le.h"
 
+/* Sends list_caps @opcode into @buf (4 KiB); returns the number of 32-byte elements. */
+static unsigned list_caps(uint16_t opcode, uint8_t *buf)
+{
+    AqtResp r;
+    unsigned count;
+
+    ck_assert_uint_eq(aqt_send(h, d, opcode, 0, NULL, buf, 4096, &r), AQ_RC_OK);
+    count = ld32(r.params + 4);
+    ck_assert_uint_eq(r.datalen, 32 * count);
+    return count;
+}
+
 /* Finds capability @cap in a list_caps response; returns its element or NULL. */
 static const uint8_t *find_cap(const uint8_t *buf, unsigned count, uint16_t cap)
 {
@@ -20,15 +32,11 @@ START_TEST(caps_advertise_rdma_vsi_queues_and_msix)
 {
     uint8_t buf[4096];
     uint16_t opcodes[] = { AQC_LIST_FUNC_CAPS, AQC_LIST_DEV_CAPS };
-    AqtResp r;
 
     for (size_t i = 0; i < G_N_ELEMENTS(opcodes); i++) {
-        unsigned count;
+        unsigned count = list_caps(opcodes[i], buf);
         const uint8_t *e;
 
-        ck_assert_uint_eq(aqt_send(h, d, opcodes[i], 0, NULL, buf, sizeof(buf), &r), AQ_RC_OK);
-        count = ld32(r.params + 4);
-        ck_assert_uint_eq(r.datalen, 32 * count);
         ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0051));      /* RDMA */
         ck_assert_uint_eq(ld32(e + 4), 1);
         ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0005));      /* valid functions */
@@ -53,14 +61,11 @@ START_TEST(caps_rss_table_is_2k_and_tx_topology_is_queryable)
 {
     uint8_t buf[4096];
     uint16_t opcodes[] = { AQC_LIST_FUNC_CAPS, AQC_LIST_DEV_CAPS };
-    AqtResp r;
 
     for (size_t i = 0; i < G_N_ELEMENTS(opcodes); i++) {
-        unsigned count;
+        unsigned count = list_caps(opcodes[i], buf);
         const uint8_t *e;
 
-        ck_assert_uint_eq(aqt_send(h, d, opcodes[i], 0, NULL, buf, sizeof(buf), &r), AQ_RC_OK);
-        count = ld32(r.params + 4);
         ck_assert_ptr_nonnull(e = find_cap(buf, count, 0x0040));      /* RSS */
         ck_assert_uint_eq(ld32(e + 4), 2048);
         ck_assert_uint_eq(ld32(e + 8), 6);
