@@ -10,8 +10,9 @@ KERNEL_MATRIX="
 6.12  trixie            6.12.117+deb13-amd64  6.12.117-1       linux-image-6.12.117+deb13-amd64
 7.3   trixie-backports  7.3.4+deb13-amd64     7.3.4-1~bpo13+1  linux-binary-7.3.4+deb13-amd64,linux-modules-7.3.4+deb13-amd64,linux-base-7.3.4+deb13-amd64
 "
-# The kernel of both README commands unless --kernel or IRDMA_SIM_KERNEL says otherwise.
-KERNEL_DEFAULT=6.1
+# The kernel of both README commands unless --kernel or IRDMA_SIM_KERNEL says otherwise: the
+# newest of the matrix, the driver the hardware-interface reference describes.
+KERNEL_DEFAULT=7.3
 # Suites of the host's Debian mirror that the private apt configuration in the cache adds.
 NEWER_SUITES="trixie trixie-backports sid"
 # QEMU: Debian's source package; the upstream release it must be.
