@@ -19,6 +19,7 @@ die() { echo "driver-sources: $*" >&2; exit 2; }
 PATHS="drivers/infiniband/hw/irdma drivers/net/ethernet/intel/ice drivers/net/ethernet/intel/libie
   include/linux/net/intel"
 
+bash "$here/setup-host.sh"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || mapfile -t names < <(awk 'NF { print $1 }' <<< "$KERNEL_MATRIX")
 base=$IRDMA_SIM_CACHE/driver-src
