@@ -332,6 +332,7 @@ class Derived:
 CQP_RE = re.compile(r"^IRDMA_CQP_OP_\w+$")
 AE_RE = re.compile(r"^IRDMA_AE_(?!SOURCE_)\w+$")
 AQ_RE = re.compile(r"^(ice|libie)_aqc_opc_\w+$")
+what_of = {"reg": "register", "cqp": "CQP opcode", "ae": "AE", "aq": "admin queue opcode"}
 
 
 def process(doc_lines, der, knames, write):
@@ -364,7 +365,8 @@ def process(doc_lines, der, knames, write):
                     want = der.cell(kn, kind, key)
                     if c[col] != want:
                         if not write:
-                            errors.append(f"row '{key}' ({table and kind}), {kn}: the document "
+                            row = key if kind == "reg" else f"{key} {c[1]}"
+                            errors.append(f"{what_of[kind]} row '{row}', {kn}: the document "
                                           f"says '{c[col]}', the {kn} sources say '{want}'")
                         c[col] = want
                 if kind == "reg":
