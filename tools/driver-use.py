@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """driver-use: what each matrix kernel's ice and irdma use of the rows of docs/coverage.md.
 
-  driver-use.py [--write] SRC_DIR COVERAGE_MD KERNEL...
+  driver-use.py [--write] [--model LIST] SRC_DIR COVERAGE_MD KERNEL...
+  driver-use.py --rows COVERAGE_MD      the register names of the register rows, one a line
 
 SRC_DIR/KERNEL holds that kernel's driver sources as scripts/driver-sources.sh unpacks them
 (drivers/infiniband/hw/irdma, drivers/net/ethernet/intel/{ice,libie}, include/linux/net/intel).
@@ -24,7 +25,10 @@ name); CQP opcodes, AE ids and admin-queue opcodes by the values in the first co
 IRDMA_CQP_OP_*, IRDMA_AE_*, ice_aqc_opc_* / libie_aqc_opc_* of that value). An admin-queue
 opcode named only in `case` labels is an `event` (received on the ARQ), otherwise `sent`; one
 sent only from libie is `sent (libie)`. Also checked: every CQP opcode and admin-queue opcode a
-kernel defines has a row, and every register name of a row is defined by some kernel.
+kernel defines has a row, and every register name of a row is defined by some kernel or is a
+register of the model. With --model (tools/list-model's output), every register the model
+declares must be at the offset each kernel's driver defines for it, and every CQP opcode it
+implements must carry the name irdma gives that value (IRDMA_CQP_OP_NAME).
 """
 import os
 import re
@@ -313,7 +317,7 @@ class Derived:
     def cell(self, kname, kind, key):
         k = self.k[kname]
         if kind == "reg":
-            names = reg_names(key)
+            names = [n for n in reg_names(key) if any(n in kk.defs for kk in self.k.values())]
             states = {n: self.state(kname, [n] if n in k.defs else [], kind) for n in names}
             if not names:
                 return ""
@@ -335,7 +339,7 @@ AQ_RE = re.compile(r"^(ice|libie)_aqc_opc_\w+$")
 what_of = {"reg": "register", "cqp": "CQP opcode", "ae": "AE", "aq": "admin queue opcode"}
 
 
-def process(doc_lines, der, knames, write):
+def process(doc_lines, der, knames, write, model):
     errors = []
     out = []
     table = None
@@ -371,7 +375,7 @@ def process(doc_lines, der, knames, write):
                         c[col] = want
                 if kind == "reg":
                     for n in reg_names(key):
-                        if not any(n in der.k[kn].defs for kn in knames):
+                        if not any(n in der.k[kn].defs for kn in knames) and n not in model:
                             errors.append(f"row '{key}': {n} is defined by no kernel")
                 line = "|" + "|".join(f" {x} " if x else " " for x in c) + "|\n"
         out.append(line)
@@ -383,9 +387,56 @@ def process(doc_lines, der, knames, write):
     return out, errors
 
 
+def register_rows(doc_lines):
+    """The names of the register rows' first columns."""
+    names, table, header = [], None, False
+    for line in doc_lines:
+        m = re.match(r"## (.+)$", line)
+        if m:
+            table, header = TABLES.get(m.group(1).strip()), True
+        elif table and table[0] == "reg" and line.startswith("|"):
+            if not header and not set(line.replace("|", "").strip()) <= set("-: "):
+                names += reg_names(cells(line)[0])
+            header = False
+    return names
+
+
+def model_items(path, kind):
+    """NAME -> value of list-model's 'KIND 0xVALUE NAME' lines."""
+    items = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[0] == kind:
+            items[f[2]] = int(f[1], 16)
+    return items
+
+
+def offset_errors(der, knames, model):
+    """Every model register a kernel defines must be where that kernel's driver puts it."""
+    errors = []
+    for name, off in sorted(model.items()):
+        for kn in knames:
+            for _, body in der.k[kn].defs.get(name, []):
+                base = next((parse_int(t) for t in body if re.match(r"0[xX][0-9a-fA-F]+$", t)), None)
+                if base is not None and base != off:
+                    errors.append(f"register {name}: the model has it at 0x{off:06X}, "
+                                  f"{kn}'s driver at 0x{base:06X}")
+    return errors
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--rows":
+        print("\n".join(register_rows(open(argv[1]).readlines())))
+        return 0
     write = bool(argv) and argv[0] == "--write"
     args = argv[1:] if write else argv
+    model, model_cqp = {}, {}
+    if len(args) > 1 and args[0] == "--model":
+        model, model_cqp = model_items(args[1], "reg"), model_items(args[1], "cqp")
+        if not model or not model_cqp:
+            print(f"driver-use: {args[1]} lists no register or no CQP opcode of the model")
+            return 1
+        args = args[2:]
     if len(args) < 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
@@ -401,7 +452,14 @@ def main(argv):
             print(f"driver-use: nothing of {k} is reachable from an entry point")
             return 1
     lines = open(doc).readlines()
-    out, errors = process(lines, der, knames, write)
+    out, errors = process(lines, der, knames, write, model)
+    errors += offset_errors(der, knames, model)
+    for name, code in sorted(model_cqp.items()):
+        for kn in knames:
+            theirs = der.by_value(kn, CQP_RE, code)
+            if theirs and "IRDMA_CQP_OP_" + name not in theirs:
+                errors.append(f"CQP opcode 0x{code:02X}: the model calls it {name}, {kn}'s irdma "
+                              f"{' / '.join(theirs)}")
     for e in errors:
         print(e)
     if write and out != lines:
