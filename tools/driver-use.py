@@ -282,8 +282,10 @@ def row_values(text):
 
 
 class Derived:
-    def __init__(self, kernels):
+    def __init__(self, kernels, model=()):
         self.k = kernels              # name -> Kernel
+        # Registers of the model that no kernel defines (the user doorbell page) have no cell.
+        self.model_only = {n for n in model if not any(n in k.defs for k in kernels.values())}
         self.refs = {n: k.reachable() for n, k in kernels.items()}
 
     def by_value(self, kname, pattern, value):
@@ -317,7 +319,7 @@ class Derived:
     def cell(self, kname, kind, key):
         k = self.k[kname]
         if kind == "reg":
-            names = [n for n in reg_names(key) if any(n in kk.defs for kk in self.k.values())]
+            names = [n for n in reg_names(key) if n not in self.model_only]
             states = {n: self.state(kname, [n] if n in k.defs else [], kind) for n in names}
             if not names:
                 return ""
@@ -446,7 +448,7 @@ def main(argv):
         print(f"driver-use: no driver sources of {', '.join(missing)} in {src} "
               "(scripts/driver-sources.sh unpacks them): skipped")
         return SKIP
-    der = Derived({k: Kernel(os.path.join(src, k)) for k in knames})
+    der = Derived({k: Kernel(os.path.join(src, k)) for k in knames}, model)
     for k in knames:
         if not der.refs[k]:
             print(f"driver-use: nothing of {k} is reachable from an entry point")
