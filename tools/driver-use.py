@@ -95,9 +95,8 @@ class Kernel:
 
     def top_level(self, where, toks):
         """Splits into top-level statements: function bodies, initialised data, enums."""
-        stmt, depth, i = [], 0, 0
-        while i < len(toks):
-            t = toks[i]
+        stmt, depth = [], 0
+        for t in toks:
             stmt.append(t)
             if t in "({[":
                 depth += 1
@@ -110,14 +109,12 @@ class Kernel:
             elif t == ";" and depth == 0:
                 self.statement(where, stmt)
                 stmt = []
-            i += 1
 
     def statement(self, where, s):
         ids = [t for t in s if IDENT.match(t)]
         if not ids:
             return
-        if ROOT_MACROS.match(ids[0]) or (len(ids) > 1 and ROOT_MACROS.match(ids[1]) and
-                                         ids[0] in ("static",)):
+        if ROOT_MACROS.match(ids[0]):
             self.roots.append((where, s))
             return
         if is_function(s):
