@@ -94,6 +94,13 @@ void emu_regfile_add(EmuRegFile *rf, const EmuReg *table, size_t n, void *blk)
     }
 }
 
+void emu_regfile_foreach(EmuRegFile *rf, void (*fn)(const EmuReg *r, void *opaque), void *opaque)
+{
+    for (unsigned i = 0; i < rf->owners->len; i++) {
+        fn(g_array_index(rf->owners, RegSlotOwner, i).reg, opaque);
+    }
+}
+
 void emu_regfile_reset(EmuRegFile *rf)
 {
     for (unsigned i = 0; i < rf->owners->len; i++) {

@@ -44,6 +44,9 @@ void emu_regfile_free(EmuRegFile *rf);
  * are a programming error and abort at start-up (static tables, not guest data). */
 void emu_regfile_add(EmuRegFile *rf, const EmuReg *table, size_t n, void *blk);
 
+/* Calls @fn for every declared register, in declaration order (tools/list-model prints them). */
+void emu_regfile_foreach(EmuRegFile *rf, void (*fn)(const EmuReg *r, void *opaque), void *opaque);
+
 /* Put every register back to its reset value. */
 void emu_regfile_reset(EmuRegFile *rf);
 /* The same for the @n registers of one block's @table (a PF reset of that block). */

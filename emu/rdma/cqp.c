@@ -61,6 +61,12 @@ static const CqpOpTable *const op_tables[] = {
     &mr_cqp_ops, &ah_cqp_ops, &ltab_cqp_ops, &stats_cqp_ops,
 };
 
+const CqpOpTable *const *cqp_opcode_tables(size_t *n)
+{
+    *n = G_N_ELEMENTS(op_tables);
+    return op_tables;
+}
+
 static bool has_opcode(const CqpOp *op, const void *key)
 {
     return op->opcode == *(const unsigned *)key;

@@ -35,6 +35,8 @@ uint64_t cqp_wqe_posted_at(IrdmaDev *d, const CqpWqe *w);
 bool cqp_created(IrdmaDev *d);
 /* The opcode's handler entry, or NULL. */
 const CqpOp *cqp_lookup(IrdmaDev *d, uint8_t opcode);
+/* Every op table of the engine, @n of them (tools/list-model prints them). */
+const CqpOpTable *const *cqp_opcode_tables(size_t *n);
 
 /* ARP table entry @idx (MANAGE_ARP): the destination MAC, MAC[0] in bits 47:40. */
 bool cqp_arp_lookup(IrdmaDev *d, unsigned idx, uint64_t *mac);

@@ -329,7 +329,7 @@ static void op_manage_push_pages(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
 static const CqpOp ltab_ops[] = {
     { CQP_OP_MANAGE_APBVT, "MANAGE_APBVT", op_manage_apbvt, CQP_OBJ_NONE },
-    { CQP_OP_MANAGE_QHASH, "MANAGE_QHASH_TABLE_ENTRY", op_manage_qhash, CQP_OBJ_NONE },
+    { CQP_OP_MANAGE_QHASH, "MANAGE_QUAD_HASH_TABLE_ENTRY", op_manage_qhash, CQP_OBJ_NONE },
     { CQP_OP_ALLOC_LOC_MAC, "ALLOCATE_LOC_MAC_TABLE_ENTRY", op_alloc_local_mac, CQP_OBJ_NONE },
     { CQP_OP_MANAGE_LOC_MAC, "MANAGE_LOC_MAC_TABLE", op_manage_local_mac, CQP_OBJ_NONE },
     { CQP_OP_MANAGE_PUSH_PAGES, "MANAGE_PUSH_PAGES", op_manage_push_pages, CQP_OBJ_NONE },
