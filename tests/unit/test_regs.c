@@ -119,8 +119,8 @@ START_TEST(unimplemented_offsets_read_zero_and_are_traced)
     ck_assert_uint_eq(emu_regfile_read(rf, 0x123450), 0);
     emu_regfile_write(rf, 0x123450, 7);
     ck_assert_uint_eq(emu_regfile_read(rf, 0x123450), 0);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_read_unimplemented: off=0x123450"), 2);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_write_unimplemented: off=0x123450"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_read_unimplemented: off=0x123450"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_write_unimplemented: off=0x123450"), 1);
 }
 END_TEST
 
