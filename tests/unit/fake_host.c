@@ -87,8 +87,9 @@ static void fh_send_frame(void *opaque, const void *frame, size_t len)
 
 static bool fh_trace_enabled(void *opaque, EmuTraceId event)
 {
-    (void)event;
-    return !((FakeHost *)opaque)->quiet;
+    FakeHost *h = opaque;
+
+    return !h->quiet && (!h->trace_one || event == h->trace_only);
 }
 
 static void fh_trace(void *opaque, EmuTraceId event, const char *detail)
