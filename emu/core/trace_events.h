@@ -38,6 +38,7 @@
     X(INTR_PENDING, intr_pending, intr, NORMAL) \
     X(INTR_SWINT, intr_swint, intr, NORMAL) \
     /* aq: fw/aq.c: the admin queue */ \
+    X(AQ_ATQ_DISABLED, aq_atq_disabled, aq, NORMAL) \
     X(AQ_CMD, aq_cmd, aq, NORMAL) \
     X(AQ_CMD_DELAYED, aq_cmd_delayed, aq, NORMAL) \
     X(AQ_CMD_FAILED, aq_cmd_failed, aq, NORMAL) \
@@ -100,6 +101,7 @@
     /* nvm: fw/nvm.c: NVM reads and checksum */ \
     X(NVM_CHECKSUM, nvm_checksum, nvm, NORMAL) \
     X(NVM_READ, nvm_read, nvm, NORMAL) \
+    X(NVM_READ_OUT_OF_RANGE, nvm_read_out_of_range, nvm, NORMAL) \
     /* wire: port/wire.c: the port's wire */ \
     X(WIRE_DROPPED, wire_dropped, wire, NORMAL) \
     /* lan: lan/: LAN Tx and Rx queues */ \
@@ -113,6 +115,7 @@
     /* cqp: rdma/cqp.c: the control QP */ \
     X(CQP_COMPLETION_DROPPED, cqp_completion_dropped, cqp, NORMAL) \
     X(CQP_CREATE, cqp_create, cqp, NORMAL) \
+    X(CQP_DB_NO_CQP, cqp_db_no_cqp, cqp, NORMAL) \
     X(CQP_DESTROY, cqp_destroy, cqp, NORMAL) \
     X(CQP_LEAK_CHECK, cqp_leak_check, cqp, NORMAL) \
     X(CQP_WQE, cqp_wqe, cqp, NORMAL) \
@@ -127,6 +130,7 @@
     X(CEQ_CREATE, ceq_create, ceq, NORMAL) \
     X(CEQ_DESTROY, ceq_destroy, ceq, NORMAL) \
     X(CEQ_DMA_ERROR, ceq_dma_error, ceq, NORMAL) \
+    X(CEQ_NONE, ceq_none, ceq, NORMAL) \
     X(CEQ_POST, ceq_post, ceq, NORMAL) \
     /* aeq: rdma/ceq.c: the asynchronous event queue */ \
     X(AEQ_CREATE, aeq_create, aeq, NORMAL) \
@@ -235,7 +239,6 @@
     X(ERR_REG_WRITE_UNIMPLEMENTED, err_reg_write_unimplemented, reg, UNIMP) \
     /* aq: fw/aq.c: the admin queue */ \
     X(ERR_AQ_ATQ_BAD_INDEX, err_aq_atq_bad_index, aq, GUEST_ERROR) \
-    X(ERR_AQ_ATQ_DISABLED, err_aq_atq_disabled, aq, GUEST_ERROR) \
     X(ERR_AQ_BAD_BUFFER, err_aq_bad_buffer, aq, GUEST_ERROR) \
     X(ERR_AQ_UNKNOWN_OPCODE, err_aq_unknown_opcode, aq, UNIMP) \
     /* fw: fw/: firmware commands (general, link, DCB, package, scheduler, switch) */ \
@@ -283,7 +286,6 @@
     X(ERR_NVM_READ_BAD_LENGTH, err_nvm_read_bad_length, nvm, GUEST_ERROR) \
     X(ERR_NVM_READ_BAD_MODULE, err_nvm_read_bad_module, nvm, GUEST_ERROR) \
     X(ERR_NVM_READ_CROSSES_SECTOR, err_nvm_read_crosses_sector, nvm, GUEST_ERROR) \
-    X(ERR_NVM_READ_OUT_OF_RANGE, err_nvm_read_out_of_range, nvm, GUEST_ERROR) \
     /* lan: lan/: LAN Tx and Rx queues */ \
     X(ERR_LAN_RX_BAD_CONTEXT, err_lan_rx_bad_context, lan, GUEST_ERROR) \
     X(ERR_LAN_TX_BAD_CHAIN, err_lan_tx_bad_chain, lan, GUEST_ERROR) \
@@ -295,7 +297,6 @@
     /* cqp: rdma/cqp.c: the control QP */ \
     X(ERR_CQP_CREATE_FAILED, err_cqp_create_failed, cqp, GUEST_ERROR) \
     X(ERR_CQP_DB_BAD_HEAD, err_cqp_db_bad_head, cqp, GUEST_ERROR) \
-    X(ERR_CQP_DB_NO_CQP, err_cqp_db_no_cqp, cqp, GUEST_ERROR) \
     X(ERR_CQP_LEAK, err_cqp_leak, cqp, GUEST_ERROR) \
     /* hmc: rdma/hmc.c: host memory cache */ \
     X(ERR_HMC_BAD_FN, err_hmc_bad_fn, hmc, GUEST_ERROR) \
@@ -303,7 +304,6 @@
     X(ERR_HMC_COMMIT_TOO_BIG, err_hmc_commit_too_big, hmc, GUEST_ERROR) \
     X(ERR_HMC_SD_BAD_ENTRY, err_hmc_sd_bad_entry, hmc, GUEST_ERROR) \
     /* ceq: rdma/ceq.c: completion event queues */ \
-    X(ERR_CEQ_NONE, err_ceq_none, ceq, GUEST_ERROR) \
     /* aeq: rdma/ceq.c: the asynchronous event queue */ \
     X(ERR_AEQ_ALLOC_NO_AEQ, err_aeq_alloc_no_aeq, aeq, GUEST_ERROR) \
     /* cq: rdma/cq.c: completion queues */ \

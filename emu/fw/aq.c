@@ -255,7 +255,8 @@ static void process_atq(void *opaque)
 
     aq->process_ev = NULL;
     if (!(len_reg & PF_FW_xQLEN_ENABLE_M) || len == 0) {
-        emu_trace(&d->host, TR_ERR_AQ_ATQ_DISABLED, "tail=%u len=0x%08x: ignored", tail, len_reg);
+        /* Not a guest error: ice clears the ring registers, tail too, with the queue off. */
+        emu_trace(&d->host, TR_AQ_ATQ_DISABLED, "tail=%u len=0x%08x: ignored", tail, len_reg);
         return;
     }
     if (head >= len || tail >= len) {

@@ -367,7 +367,8 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
         return AQ_RC_EINVAL;
     }
     if (off >= size || len > size - off) {
-        emu_trace(&d->host, TR_ERR_NVM_READ_OUT_OF_RANGE,
+        /* Not a guest error: ice sizes the flash by reading past its end. */
+        emu_trace(&d->host, TR_NVM_READ_OUT_OF_RANGE,
                   "%s 0x%06x+%u beyond 0x%x: EINVAL", area, off, len, size);
         return AQ_RC_EINVAL;
     }

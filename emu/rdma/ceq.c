@@ -99,7 +99,7 @@ bool eqs_ceq_post(IrdmaDev *d, unsigned ceq_id, uint64_t cq_ctx)
 
     /* A CQ may name a CEQ not created yet (the CCQ names CEQ 0 before it exists). */
     if (!eqs_ceq_exists(d, ceq_id)) {
-        emu_trace(&d->host, TR_ERR_CEQ_NONE, "ceq=%u: CEQE for ctx 0x%" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_CEQ_NONE, "ceq=%u: CEQE for ctx 0x%" G_GINT64_MODIFIER
                   "x dropped", ceq_id, cq_ctx);
         return false;
     }

@@ -379,7 +379,8 @@ static void process(void *opaque)
 
     cqp->ev = NULL;
     if (!cqp->created) {
-        emu_trace(&d->host, TR_ERR_CQP_DB_NO_CQP, "head=%u: ignored", head);
+        /* Not a guest error: irdma writes the doorbell (head 0) with no CQP created. */
+        emu_trace(&d->host, TR_CQP_DB_NO_CQP, "head=%u: ignored", head);
         return;
     }
     if (head >= cqp->sq_size) {

@@ -604,7 +604,7 @@ START_TEST(flash_read_beyond_end_is_einval)
     ck_assert_uint_eq(nvm_read(ICE_AQC_NVM_MAX_OFFSET, 1, true, buf), AQ_RC_EINVAL);
     /* Starting inside, ending outside. */
     ck_assert_uint_eq(nvm_read(FW_NVM_FLASH_SIZE - 2, 4, true, buf), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_read_out_of_range"), 3);
+    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_out_of_range"), 3);
 }
 END_TEST
 
