@@ -73,7 +73,7 @@ static bool dma_fails(IrdmaDev *d, FaultEvent ev, uint64_t gpa, size_t len)
     const FaultAction *fa = fault_check(d, ev, 0, 0);
 
     if ((fa && fa->kind == FAULT_FAIL) || fault_removed(d)) {
-        emu_trace(&d->host, "dma_failed", "%s 0x%" G_GINT64_MODIFIER "x len=%zu: %s",
+        emu_trace(&d->host, TR_DEV_DMA_FAILED, "%s 0x%" G_GINT64_MODIFIER "x len=%zu: %s",
                   ev == FAULT_ON_DMA_READ ? "read" : "write", gpa, len,
                   fault_removed(d) ? "removed" : "by the fault plan");
         return true;
@@ -145,7 +145,7 @@ static void rec_msix_notify(void *opaque, unsigned vector)
 
     switch (fa ? fa->kind : FAULT_NONE) {
     case FAULT_DROP:
-        emu_trace(&d->host, "msix_dropped", "vector %u by the fault plan", vector);
+        emu_trace(&d->host, TR_DEV_MSIX_DROPPED, "vector %u by the fault plan", vector);
         return;
     case FAULT_DELAY:
         fault_defer(d, fa, msix_deferred, &vector, sizeof(vector));
@@ -191,14 +191,14 @@ static void rec_send_frame(void *opaque, const void *frame, size_t len)
     d->outer.ops->send_frame(d->outer.opaque, frame, len);
 }
 
-static bool rec_trace_enabled(void *opaque)
+static bool rec_trace_enabled(void *opaque, EmuTraceId event)
 {
     IrdmaDev *d = opaque;
 
-    return d->outer.ops->trace_enabled(d->outer.opaque);
+    return d->outer.ops->trace_enabled(d->outer.opaque, event);
 }
 
-static void rec_trace(void *opaque, const char *event, const char *detail)
+static void rec_trace(void *opaque, EmuTraceId event, const char *detail)
 {
     IrdmaDev *d = opaque;
 
@@ -409,7 +409,7 @@ static void reset_pf_state(IrdmaDev *d)
 
 void irdma_dev_reset(IrdmaDev *d)
 {
-    emu_trace(&d->host, "dev_reset", "function reset");
+    emu_trace(&d->host, TR_DEV_RESET, "function reset");
     fault_reset(d);
     reset_pf_state(d);
     emu_event_cancel_all(&d->events);
@@ -440,7 +440,8 @@ uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
     }
     val = emu_regfile_read(d->regs, off);
     if (fa && fa->kind == FAULT_CORRUPT) {
-        emu_trace(&d->host, "mmio_read_corrupted", "0x%08x: 0x%08x -> 0x%08x by the fault plan",
+        emu_trace(&d->host, TR_DEV_MMIO_READ_CORRUPTED,
+                  "0x%08x: 0x%08x -> 0x%08x by the fault plan",
                   off, val, fa->value);
         val = fa->value;
     }
@@ -455,7 +456,7 @@ void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
         return;
     }
     if (fa && (fa->kind == FAULT_DROP || fa->kind == FAULT_CORRUPT)) {
-        emu_trace(&d->host, "mmio_write_faulted", "0x%08x: 0x%08x %s by the fault plan", off,
+        emu_trace(&d->host, TR_DEV_MMIO_WRITE_FAULTED, "0x%08x: 0x%08x %s by the fault plan", off,
                   val, fa->kind == FAULT_DROP ? "dropped" : "replaced");
         if (fa->kind == FAULT_DROP) {
             return;

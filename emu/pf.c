@@ -21,7 +21,7 @@ static void pfgen_ctrl_write(void *blk, const EmuReg *r, unsigned idx, uint32_t 
     (void)idx;
     if (val & PFGEN_CTRL_PFSWR_M) {
         /* The reset completes before the driver's first poll: PFSWR reads back clear. */
-        emu_trace(&d->host, "pf_reset", "requested through PFGEN_CTRL.PFSWR");
+        emu_trace(&d->host, TR_PF_RESET, "requested through PFGEN_CTRL.PFSWR");
         d->pf_resets_ops->pf_reset(d);
     }
 }
@@ -48,7 +48,7 @@ static void glgen_rtrig_write(void *blk, const EmuReg *r, unsigned idx, uint32_t
     if (!type) {
         return;
     }
-    emu_trace(&d->host, "core_reset", "%s requested through GLGEN_RTRIG",
+    emu_trace(&d->host, TR_PF_CORE_RESET, "%s requested through GLGEN_RTRIG",
               type == RESET_TYPE_GLOBR ? "GLOBR" : "CORER");
     emu_reg_set(d->regs, PF_REG_GLGEN_RSTAT, 0,
                 emu_field_set(0, GLGEN_RSTAT_RESET_TYPE_M, type));

@@ -3,13 +3,16 @@
  *
  * This file only adapts QEMU to the QEMU-independent core in emu/: it creates the PCI function
  * (BAR0 registers, BAR3 MSI-X, PCIe and DSN capabilities), implements the core's host
- * operations on pci_dma_*, msix_notify, a QEMUTimer and a NIC, and turns core trace output into
- * QEMU trace events. Device behaviour lives in emu/.
+ * operations on pci_dma_*, msix_notify, a QEMUTimer and a NIC, and turns each core trace event
+ * into its own QEMU trace event (irdma_sim_<name>, hw/trace-events is generated from the
+ * catalogue emu/core/trace_events.h) and, for guest errors and what the model does not
+ * implement, a -d guest_errors / -d unimp log line. Device behaviour lives in emu/.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "exec/cpu-common.h"
 #include "qemu/module.h"
+#include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qapi/visitor.h"
 #include "sysemu/cpu-timers.h"
@@ -24,6 +27,7 @@
 #include "trace.h"
 
 #include "emu/device.h"
+#include "emu/core/trace.h"
 
 #define TYPE_IRDMA_SIM "irdma-sim"
 OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
@@ -142,14 +146,59 @@ static void host_send_frame(void *opaque, const void *frame, size_t len)
     qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
-static bool host_trace_enabled(void *opaque)
+/* Whether the QEMU trace event of catalogue entry @event is on. */
+static bool emu_event_traced(EmuTraceId event)
 {
-    return trace_event_get_state_backends(TRACE_IRDMA_SIM_EMU);
+    switch (event) {
+#define EMU_TRACE_STATE(id, name, block, kind) \
+    case TR_##id: \
+        return trace_event_get_state_backends(TRACE_IRDMA_SIM_##id);
+    EMU_TRACE_EVENTS(EMU_TRACE_STATE)
+#undef EMU_TRACE_STATE
+    case TR__COUNT:
+        break;
+    }
+    return false;
 }
 
-static void host_trace(void *opaque, const char *event, const char *detail)
+/* The qemu_log_mask() class an event of the catalogue is also logged under, or 0. */
+static int emu_event_log_mask(EmuTraceId event)
 {
-    trace_irdma_sim_emu(event, detail);
+    switch (emu_trace_events[event].kind) {
+    case EMU_TRACE_GUEST_ERROR:
+        return LOG_GUEST_ERROR;
+    case EMU_TRACE_UNIMP:
+        return LOG_UNIMP;
+    case EMU_TRACE_NORMAL:
+        break;
+    }
+    return 0;
+}
+
+static bool host_trace_enabled(void *opaque, EmuTraceId event)
+{
+    int mask = emu_event_log_mask(event);
+
+    return emu_event_traced(event) || (mask && qemu_loglevel_mask(mask));
+}
+
+static void host_trace(void *opaque, EmuTraceId event, const char *detail)
+{
+    int mask = emu_event_log_mask(event);
+
+    switch (event) {
+#define EMU_TRACE_EMIT(id, name, block, kind) \
+    case TR_##id: \
+        trace_irdma_sim_##name(detail); \
+        break;
+    EMU_TRACE_EVENTS(EMU_TRACE_EMIT)
+#undef EMU_TRACE_EMIT
+    case TR__COUNT:
+        break;
+    }
+    if (mask) {
+        qemu_log_mask(mask, "irdma-sim: %s: %s\n", emu_trace_events[event].name, detail);
+    }
 }
 
 static const IrdmaHostOps irdma_sim_host_ops = {

@@ -199,7 +199,7 @@ void emu_event_queue_run(EmuEventQueue *q)
     }
     q->running = false;
     if (ran == q->run_budget) {
-        emu_trace(q->host, "event_budget_exhausted", "ran=%" G_GUINT64_FORMAT
+        emu_trace(q->host, TR_EVENT_BUDGET_EXHAUSTED, "ran=%" G_GUINT64_FORMAT
                   " pending=%u", ran, emu_event_queue_length(q));
     }
     rearm(q);

@@ -719,7 +719,7 @@ void fault_reset(IrdmaDev *d)
 {
     fault_drop_deferred(d);
     if (d->fault.removed) {
-        emu_trace(&d->host, "fault_reinserted", "the device answers again");
+        emu_trace(&d->host, TR_FAULT_REINSERTED, "the device answers again");
     }
     d->fault.removed = false;
 }
@@ -817,7 +817,7 @@ static void log_fired(IrdmaDev *d, const FaultPlan *plan, const FaultRule *r, un
 
     g_string_append_printf(d->fault.log, "%" G_GUINT64_FORMAT " %s %s %s%s\n", now, r->name,
                            event, action, state);
-    emu_trace(&d->host, "fault_fired", "rule %s: %s -> %s%s", r->name, event, action, state);
+    emu_trace(&d->host, TR_FAULT_FIRED, "rule %s: %s -> %s%s", r->name, event, action, state);
 }
 
 /* The actions that do not depend on the event: the device's, not the hook's. */

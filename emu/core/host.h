@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/trace_events.h"
 
 typedef struct IrdmaHostOps {
     /* DMA of guest physical memory; 0 on success, -1 if the range is not backed. */
@@ -34,9 +35,13 @@ typedef struct IrdmaHostOps {
     void (*timer_cancel)(void *opaque);
     /* Put one Ethernet frame on the wire. */
     void (*send_frame)(void *opaque, const void *frame, size_t len);
-    /* Trace sink: @event is a stable name, @detail a formatted message. */
-    bool (*trace_enabled)(void *opaque);
-    void (*trace)(void *opaque, const char *event, const char *detail);
+    /*
+     * Trace sink: @event is an entry of the catalogue (core/trace_events.h: its name and kind
+     * are emu_trace_events[@event], core/trace.h), @detail a formatted message. trace_enabled
+     * says whether trace would record @event (QEMU: its trace event is on, or its kind's log).
+     */
+    bool (*trace_enabled)(void *opaque, EmuTraceId event);
+    void (*trace)(void *opaque, EmuTraceId event, const char *detail);
 } IrdmaHostOps;
 
 typedef struct IrdmaHost {

@@ -66,7 +66,7 @@ static void raise_moderated(IrdmaDev *d, unsigned vector, unsigned itr_idx)
     uint64_t now, interval;
 
     if (vector >= GLINT_NUM_VECTORS) {
-        emu_trace(&d->host, "intr_bad_vector", "vector=%u", vector);
+        emu_trace(&d->host, TR_ERR_INTR_BAD_VECTOR, "vector=%u", vector);
         return;
     }
     ib->pending[vector] = 1;
@@ -83,7 +83,7 @@ static void raise_moderated(IrdmaDev *d, unsigned vector, unsigned itr_idx)
     if (ib->enabled[vector]) {
         fire(ib, vector);
     } else {
-        emu_trace(&d->host, "intr_pending", "vector=%u (INTENA clear)", vector);
+        emu_trace(&d->host, TR_INTR_PENDING, "vector=%u (INTENA clear)", vector);
     }
 }
 
@@ -95,7 +95,7 @@ void intr_raise_vector(IrdmaDev *d, unsigned vector)
 void intr_raise_ctl(IrdmaDev *d, uint32_t ctl, const char *what)
 {
     if (!(ctl & PFINT_CTL_CAUSE_ENA_M)) {
-        emu_trace(&d->host, "intr_cause_disabled", "%s", what);
+        emu_trace(&d->host, TR_INTR_CAUSE_DISABLED, "%s", what);
         return;
     }
     raise_moderated(d, emu_field_get(ctl, PFINT_CTL_MSIX_INDX_M),
@@ -116,7 +116,7 @@ void intr_raise_oicr(IrdmaDev *d, uint32_t cause)
 {
     intr_latch_oicr(d, cause);
     if (!(emu_regfile_read(d->regs, PFINT_OICR_ENA) & cause)) {
-        emu_trace(&d->host, "intr_oicr_masked", "cause=0x%08x", cause);
+        emu_trace(&d->host, TR_INTR_OICR_MASKED, "cause=0x%08x", cause);
         return;
     }
     raise_cause(d, PFINT_OICR_CTL, "oicr");
@@ -151,7 +151,7 @@ static void dyn_ctl_write(void *blk, const EmuReg *r, unsigned v, uint32_t val)
     if (val & GLINT_DYN_CTL_SWINT_TRIG_M) {
         /* A software interrupt is generated even with INTENA clear: that is how ice's hang
          * check kicks a queue whose vector is masked. */
-        emu_trace(&d->host, "intr_swint", "vector=%u", v);
+        emu_trace(&d->host, TR_INTR_SWINT, "vector=%u", v);
         fire(ib, v);
     } else if (ib->enabled[v] && ib->pending[v] && !ib->hold[v].ev) {
         fire(ib, v);

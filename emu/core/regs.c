@@ -151,7 +151,7 @@ uint32_t emu_regfile_read(EmuRegFile *rf, uint32_t off)
     const RegSlotOwner *o;
 
     if (slot < 0) {
-        emu_trace(rf->host, "reg_read_unimplemented", "off=0x%06x", off);
+        emu_trace(rf->host, TR_ERR_REG_READ_UNIMPLEMENTED, "off=0x%06x", off);
         return 0;
     }
     o = slot_owner(rf, slot);
@@ -169,7 +169,7 @@ void emu_regfile_write(EmuRegFile *rf, uint32_t off, uint32_t val)
     uint32_t merged;
 
     if (slot < 0) {
-        emu_trace(rf->host, "reg_write_unimplemented", "off=0x%06x val=0x%08x", off, val);
+        emu_trace(rf->host, TR_ERR_REG_WRITE_UNIMPLEMENTED, "off=0x%06x val=0x%08x", off, val);
         return;
     }
     o = slot_owner(rf, slot);

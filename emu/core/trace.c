@@ -3,21 +3,28 @@
 #include <stdio.h>
 #include "core/trace.h"
 
-bool emu_trace_enabled(const IrdmaHost *host)
+const EmuTraceEvent emu_trace_events[TR__COUNT] = {
+#define EMU_TRACE_ENTRY(id, name_, block, kind_) \
+    [TR_##id] = { .name = #name_, .kind = EMU_TRACE_##kind_ },
+    EMU_TRACE_EVENTS(EMU_TRACE_ENTRY)
+#undef EMU_TRACE_ENTRY
+};
+
+bool emu_trace_enabled(const IrdmaHost *host, EmuTraceId id)
 {
-    return host->ops->trace_enabled(host->opaque);
+    return host->ops->trace_enabled(host->opaque, id);
 }
 
-void emu_trace(const IrdmaHost *host, const char *event, const char *fmt, ...)
+void emu_trace(const IrdmaHost *host, EmuTraceId id, const char *fmt, ...)
 {
     char detail[256];
     va_list ap;
 
-    if (!emu_trace_enabled(host)) {
+    if (!emu_trace_enabled(host, id)) {
         return;
     }
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
-    host->ops->trace(host->opaque, event, detail);
+    host->ops->trace(host->opaque, id, detail);
 }

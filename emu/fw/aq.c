@@ -124,31 +124,31 @@ static uint16_t execute(AqEngine *aq, AqCmd *c, uint64_t buf_addr)
     if (!op) {
         /* "Bad opcode": what ice 7.3 takes as a firmware without the command
          * (ice_dpll_is_pps_phase_monitor). */
-        emu_trace(&d->host, "aq_unknown_opcode", "opcode=0x%04x: ESRCH", c->opcode);
+        emu_trace(&d->host, TR_ERR_AQ_UNKNOWN_OPCODE, "opcode=0x%04x: ESRCH", c->opcode);
         return AQ_RC_ESRCH;
     }
     if (c->flags & AQ_FLAG_BUF) {
         if (c->buf_len > AQ_MAX_BUF || (c->buf_len > AQ_LARGE_BUF && !(c->flags & AQ_FLAG_LB))) {
-            emu_trace(&d->host, "aq_bad_buffer", "%s datalen=%u flags=0x%04x", op->name,
+            emu_trace(&d->host, TR_ERR_AQ_BAD_BUFFER, "%s datalen=%u flags=0x%04x", op->name,
                       c->buf_len, c->flags);
             return AQ_RC_EINVAL;
         }
         if ((c->flags & AQ_FLAG_RD) &&
             d->host.ops->dma_read(d->host.opaque, buf_addr, c->buf, c->buf_len) < 0) {
-            emu_trace(&d->host, "aq_dma_error", "%s buffer read at 0x%" G_GINT64_MODIFIER "x",
+            emu_trace(&d->host, TR_AQ_DMA_ERROR, "%s buffer read at 0x%" G_GINT64_MODIFIER "x",
                       op->name, buf_addr);
             return AQ_RC_EFAULT;
         }
     }
     rc = check_buffer(op, c);
     if (rc != AQ_RC_OK) {
-        emu_trace(&d->host, "aq_bad_buffer", "%s datalen=%u flags=0x%04x (wants %s, >= %u)",
+        emu_trace(&d->host, TR_ERR_AQ_BAD_BUFFER, "%s datalen=%u flags=0x%04x (wants %s, >= %u)",
                   op->name, c->buf_len, c->flags,
                   op->buf == AQ_BUF_OUT ? "output" : "input", op->min_len);
         return rc;
     }
     rc = op->handler(d, c);
-    emu_trace(&d->host, "aq_cmd", "%s (0x%04x) datalen=%u -> rc=%u resp_len=%u", op->name,
+    emu_trace(&d->host, TR_AQ_CMD, "%s (0x%04x) datalen=%u -> rc=%u resp_len=%u", op->name,
               c->opcode, c->buf_len, rc, c->resp_len);
     if (c->resp_len > c->buf_len) {
         c->resp_len = c->buf_len;
@@ -156,7 +156,7 @@ static uint16_t execute(AqEngine *aq, AqCmd *c, uint64_t buf_addr)
     if ((op->buf == AQ_BUF_OUT || op->buf == AQ_BUF_INOUT || op->buf == AQ_BUF_OUT_OPT) &&
         c->resp_len &&
         d->host.ops->dma_write(d->host.opaque, buf_addr, c->buf, c->resp_len) < 0) {
-        emu_trace(&d->host, "aq_dma_error", "%s buffer write at 0x%" G_GINT64_MODIFIER "x",
+        emu_trace(&d->host, TR_AQ_DMA_ERROR, "%s buffer write at 0x%" G_GINT64_MODIFIER "x",
                   op->name, buf_addr);
         return AQ_RC_EFAULT;
     }
@@ -198,12 +198,12 @@ static SlotResult process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     fa = fault_check_held(d, &aq->delayed, FAULT_ON_AQ, c.opcode, 0);
     if (fa && fa->kind == FAULT_DELAY) {
         aq->process_ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process_atq, aq);
-        emu_trace(&d->host, "aq_cmd_delayed", "opcode=0x%04x by the fault plan", c.opcode);
+        emu_trace(&d->host, TR_AQ_CMD_DELAYED, "opcode=0x%04x by the fault plan", c.opcode);
         return SLOT_DELAYED;
     }
     if (fa && fa->kind == FAULT_ERROR) {
         rc = fa->maj;                   /* the plan's return code, the command not run */
-        emu_trace(&d->host, "aq_cmd_failed", "opcode=0x%04x -> rc=%u by the fault plan",
+        emu_trace(&d->host, TR_AQ_CMD_FAILED, "opcode=0x%04x -> rc=%u by the fault plan",
                   c.opcode, rc);
     } else {
         rc = execute(aq, &c, buf_addr);
@@ -255,11 +255,12 @@ static void process_atq(void *opaque)
 
     aq->process_ev = NULL;
     if (!(len_reg & PF_FW_xQLEN_ENABLE_M) || len == 0) {
-        emu_trace(&d->host, "aq_atq_disabled", "tail=%u len=0x%08x: ignored", tail, len_reg);
+        /* Not a guest error: ice clears the ring registers, tail too, with the queue off. */
+        emu_trace(&d->host, TR_AQ_ATQ_DISABLED, "tail=%u len=0x%08x: ignored", tail, len_reg);
         return;
     }
     if (head >= len || tail >= len) {
-        emu_trace(&d->host, "aq_atq_bad_index", "head=%u tail=%u len=%u: critical error",
+        emu_trace(&d->host, TR_ERR_AQ_ATQ_BAD_INDEX, "head=%u tail=%u len=%u: critical error",
                   head, tail, len);
         ctlq_set(d, CTLQ_ATQLEN, len_reg | PF_FW_xQLEN_CRIT_M);
         return;
@@ -272,7 +273,7 @@ static void process_atq(void *opaque)
             return;
         }
         if (res == SLOT_UNREACHABLE) {
-            emu_trace(&d->host, "aq_dma_error", "ATQ slot %u at 0x%" G_GINT64_MODIFIER "x: "
+            emu_trace(&d->host, TR_AQ_DMA_ERROR, "ATQ slot %u at 0x%" G_GINT64_MODIFIER "x: "
                       "critical error", head, ring + (uint64_t)head * AQ_DESC_SIZE);
             ctlq_set(d, CTLQ_ATQLEN, len_reg | PF_FW_xQLEN_CRIT_M);
             return;
@@ -333,7 +334,7 @@ static void deliver_events(AqEngine *aq)
             break;          /* no posted slot (or a bad index): keep the event */
         }
         if (d->host.ops->dma_read(d->host.opaque, desc_addr, desc, sizeof(desc)) < 0) {
-            emu_trace(&d->host, "aq_dma_error", "ARQ slot %u: critical error", head);
+            emu_trace(&d->host, TR_AQ_DMA_ERROR, "ARQ slot %u: critical error", head);
             ctlq_set(d, CTLQ_ARQLEN, len_reg | PF_FW_xQLEN_CRIT_M);
             break;
         }
@@ -351,7 +352,7 @@ static void deliver_events(AqEngine *aq)
         st16(desc + AQ_DESC_RETVAL, 0);
         memcpy(desc + AQ_DESC_PARAMS, ev->params, AQ_PARAM_ADDR_H);
         d->host.ops->dma_write(d->host.opaque, desc_addr, desc, sizeof(desc));
-        emu_trace(&d->host, "aq_event", "opcode=0x%04x len=%u into ARQ slot %u", ev->opcode, n,
+        emu_trace(&d->host, TR_AQ_EVENT, "opcode=0x%04x len=%u into ARQ slot %u", ev->opcode, n,
                   head);
         g_free(ev);
         ctlq_set(d, CTLQ_ARQH, (head + 1) % len);
@@ -383,7 +384,7 @@ void aq_post_event(AqEngine *aq, uint16_t opcode, const uint8_t params[AQ_PARAMS
     if (g_queue_get_length(&aq->events) >= AQ_MAX_PENDING_EVENTS) {
         AqEvent *old = g_queue_pop_head(&aq->events);
 
-        emu_trace(&aq->d->host, "aq_event_overflow", "dropped opcode=0x%04x", old->opcode);
+        emu_trace(&aq->d->host, TR_AQ_EVENT_OVERFLOW, "dropped opcode=0x%04x", old->opcode);
         g_free(old);
     }
     g_queue_push_tail(&aq->events, ev);

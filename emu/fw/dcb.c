@@ -116,7 +116,7 @@ static void apply_cfg(FwDcb *s, const DcbCfg *cfg)
 
     s->cfg = *cfg;
     fw_sched_set_tcs(d->sched, cfg->ets.tc_bitmap);
-    emu_trace(&d->host, "fw_dcb_cfg", "tcs 0x%02x up2tc %u%u%u%u%u%u%u%u bw %u/%u/%u/%u",
+    emu_trace(&d->host, TR_FW_DCB_CFG, "tcs 0x%02x up2tc %u%u%u%u%u%u%u%u bw %u/%u/%u/%u",
               cfg->ets.tc_bitmap, cfg->ets.up2tc[0], cfg->ets.up2tc[1], cfg->ets.up2tc[2],
               cfg->ets.up2tc[3], cfg->ets.up2tc[4], cfg->ets.up2tc[5], cfg->ets.up2tc[6],
               cfg->ets.up2tc[7], cfg->ets.tc_bw[0], cfg->ets.tc_bw[1], cfg->ets.tc_bw[2],
@@ -321,7 +321,7 @@ static uint16_t fw_get_lldp_mib(IrdmaDev *d, AqCmd *c)
 static uint16_t fw_lldp_set_mib_change(IrdmaDev *d, AqCmd *c)
 {
     d->dcb->mib_events = !(c->params[LLDP_CMD] & MIB_UPDATE_DIS);
-    emu_trace(&d->host, "fw_lldp_mib_change_events", "%s%s",
+    emu_trace(&d->host, TR_FW_LLDP_MIB_CHANGE_EVENTS, "%s%s",
               d->dcb->mib_events ? "on" : "off",
               d->dcb->mib_events && (c->params[LLDP_CMD] & MIB_PENDING_ENABLE) ? ", pending too" :
               "");
@@ -337,7 +337,7 @@ static uint16_t fw_lldp_stop(IrdmaDev *d, AqCmd *c)
     }
     s->agent_running = false;
     s->mib_events = false;
-    emu_trace(&d->host, "fw_lldp_agent", "stopped (%s)",
+    emu_trace(&d->host, TR_FW_LLDP_AGENT, "stopped (%s)",
               (c->params[LLDP_CMD] & AGENT_SHUTDOWN) ? "shutdown" : "stop");
     return AQ_RC_OK;
 }
@@ -353,7 +353,7 @@ static uint16_t fw_lldp_start(IrdmaDev *d, AqCmd *c)
         return AQ_RC_EPERM;
     }
     s->agent_running = true;
-    emu_trace(&d->host, "fw_lldp_agent", "started");
+    emu_trace(&d->host, TR_FW_LLDP_AGENT, "started");
     return AQ_RC_OK;
 }
 
@@ -371,7 +371,7 @@ static uint16_t fw_lldp_set_local_mib(IrdmaDev *d, AqCmd *c)
     DcbCfg cfg;
 
     if (len > c->buf_len || !parse_tlvs(s, c->buf, len, &cfg)) {
-        emu_trace(&d->host, "fw_dcb_bad_mib", "length %u datalen %u", len, c->buf_len);
+        emu_trace(&d->host, TR_ERR_FW_DCB_BAD_MIB, "length %u datalen %u", len, c->buf_len);
         return AQ_RC_EINVAL;
     }
     apply_cfg(s, &cfg);
@@ -387,7 +387,7 @@ static uint16_t fw_lldp_dcbx_agent(IrdmaDev *d, AqCmd *c)
 static uint16_t fw_lldp_filter_ctrl(IrdmaDev *d, AqCmd *c)
 {
     d->dcb->lldp_filter = !(c->params[LLDP_CMD] & FILTER_ACTION_DELETE);
-    emu_trace(&d->host, "fw_lldp_filter", "%s vsi %u", d->dcb->lldp_filter ? "add" : "delete",
+    emu_trace(&d->host, TR_FW_LLDP_FILTER, "%s vsi %u", d->dcb->lldp_filter ? "add" : "delete",
               ld16(c->params + FILTER_VSI));
     return AQ_RC_OK;
 }
@@ -398,7 +398,7 @@ static uint16_t fw_query_port_ets(IrdmaDev *d, AqCmd *c)
     uint32_t up2tc = tup2tc_read(s, NULL, 0);
 
     if (ld32(c->params + ETS_PORT_TEID) != fw_sched_root_teid(d->sched)) {
-        emu_trace(&d->host, "fw_ets_bad_port", "teid 0x%x", ld32(c->params + ETS_PORT_TEID));
+        emu_trace(&d->host, TR_ERR_FW_ETS_BAD_PORT, "teid 0x%x", ld32(c->params + ETS_PORT_TEID));
         return AQ_RC_EINVAL;
     }
     memset(c->buf, 0, ETS_ELEM_SIZE);

@@ -151,13 +151,13 @@ static uint16_t fw_driver_version(IrdmaDev *d, AqCmd *c)
     memcpy(g->driver_ver, c->params + DRIVER_VER_MAJOR, sizeof(g->driver_ver));
     memcpy(g->driver_version, c->buf, n);
     g->driver_version[n] = '\0';
-    emu_trace(&d->host, "fw_driver_version", "\"%s\"", g->driver_version);
+    emu_trace(&d->host, TR_FW_DRIVER_VERSION, "\"%s\"", g->driver_version);
     return AQ_RC_OK;
 }
 
 static uint16_t fw_q_shutdown(IrdmaDev *d, AqCmd *c)
 {
-    emu_trace(&d->host, "fw_q_shutdown", "driver %s",
+    emu_trace(&d->host, TR_FW_Q_SHUTDOWN, "driver %s",
               (c->params[Q_SHUTDOWN_FLAGS] & Q_SHUTDOWN_DRIVER_UNLOADING) ? "unloading" : "resetting");
     return AQ_RC_OK;
 }
@@ -187,7 +187,7 @@ static uint16_t fw_req_res(IrdmaDev *d, AqCmd *c)
     }
     if (g->res_held[id]) {
         st32(c->params + REQ_RES_TIMEOUT, res_timeout_ms(id, g->res_access[id]));
-        emu_trace(&d->host, "fw_res_busy", "resource %u already held", id);
+        emu_trace(&d->host, TR_FW_RES_BUSY, "resource %u already held", id);
         return AQ_RC_EBUSY;
     }
     g->res_held[id] = true;
@@ -206,7 +206,7 @@ static uint16_t fw_release_res(IrdmaDev *d, AqCmd *c)
         return AQ_RC_EINVAL;
     }
     if (!g->res_held[id]) {
-        emu_trace(&d->host, "fw_res_not_held", "release of resource %u", id);
+        emu_trace(&d->host, TR_ERR_FW_RES_NOT_HELD, "release of resource %u", id);
         return AQ_RC_EPERM;
     }
     g->res_held[id] = false;
@@ -291,7 +291,7 @@ static uint16_t fw_clear_pxe_mode(IrdmaDev *d, AqCmd *c)
 static uint16_t fw_clear_pf_cfg(IrdmaDev *d, AqCmd *c)
 {
     (void)c;
-    emu_trace(&d->host, "fw_clear_pf_cfg", "PF configuration dropped");
+    emu_trace(&d->host, TR_FW_CLEAR_PF_CFG, "PF configuration dropped");
     fw_pf_reset(d);
     return AQ_RC_OK;
 }
@@ -306,11 +306,11 @@ static uint16_t fw_set_health_status_cfg(IrdmaDev *d, AqCmd *c)
     uint8_t src = c->params[HEALTH_EVENT_SOURCE];
 
     if (src & ~HEALTH_SRC_ALL) {
-        emu_trace(&d->host, "fw_health_bad_sources", "0x%02x: EINVAL", src);
+        emu_trace(&d->host, TR_ERR_FW_HEALTH_BAD_SOURCES, "0x%02x: EINVAL", src);
         return AQ_RC_EINVAL;
     }
     g->health_sources = src;
-    emu_trace(&d->host, "fw_health_sources", "0x%02x", src);
+    emu_trace(&d->host, TR_FW_HEALTH_SOURCES, "0x%02x", src);
     return AQ_RC_OK;
 }
 
@@ -329,7 +329,7 @@ static uint16_t fw_logs_config(IrdmaDev *d, AqCmd *c)
     if (flags & FWLOG_CONF_SET_VALID) {
         if (res < FWLOG_MIN_RESOLUTION || res > FWLOG_MAX_RESOLUTION ||
             (size_t)n * FWLOG_MDL_SIZE > c->buf_len) {
-            emu_trace(&d->host, "fw_log_bad_config", "resolution %u, %u modules in %u bytes: "
+            emu_trace(&d->host, TR_ERR_FW_LOG_BAD_CONFIG, "resolution %u, %u modules in %u bytes: "
                       "EINVAL", res, n, c->buf_len);
             return AQ_RC_EINVAL;
         }
@@ -338,7 +338,7 @@ static uint16_t fw_logs_config(IrdmaDev *d, AqCmd *c)
 
             if (ld16(m + FWLOG_MDL_ID) >= FWLOG_NUM_MODULES ||
                 m[FWLOG_MDL_LEVEL] > FWLOG_LEVEL_MAX) {
-                emu_trace(&d->host, "fw_log_bad_module", "module %u level %u: EINVAL",
+                emu_trace(&d->host, TR_ERR_FW_LOG_BAD_MODULE, "module %u level %u: EINVAL",
                           ld16(m + FWLOG_MDL_ID), m[FWLOG_MDL_LEVEL]);
                 return AQ_RC_EINVAL;
             }
@@ -351,7 +351,7 @@ static uint16_t fw_logs_config(IrdmaDev *d, AqCmd *c)
         g->fwlog_resolution = res;
     }
     g->fwlog_enables = flags & (FWLOG_CONF_UART_EN | FWLOG_CONF_AQ_EN);
-    emu_trace(&d->host, "fw_log_config", "enables 0x%02x resolution %u, %u modules",
+    emu_trace(&d->host, TR_FW_LOG_CONFIG, "enables 0x%02x resolution %u, %u modules",
               g->fwlog_enables, g->fwlog_resolution, (flags & FWLOG_CONF_SET_VALID) ? n : 0);
     return AQ_RC_OK;
 }
@@ -361,7 +361,7 @@ static uint16_t fw_logs_register(IrdmaDev *d, AqCmd *c)
     FwGeneral *g = d->fw;
 
     g->fwlog_registered = c->params[FWLOG_CMD_FLAGS] & FWLOG_AQ_REGISTER;
-    emu_trace(&d->host, "fw_log_register", "%s", g->fwlog_registered ? "registered" :
+    emu_trace(&d->host, TR_FW_LOG_REGISTER, "%s", g->fwlog_registered ? "registered" :
               "unregistered");
     return AQ_RC_OK;
 }
@@ -374,7 +374,7 @@ static uint16_t fw_logs_query(IrdmaDev *d, AqCmd *c)
 
     if (!(c->params[FWLOG_CMD_FLAGS] & FWLOG_AQ_QUERY) ||
         c->buf_len < FWLOG_NUM_MODULES * FWLOG_MDL_SIZE) {
-        emu_trace(&d->host, "fw_log_bad_query", "flags 0x%02x, %u bytes: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_LOG_BAD_QUERY, "flags 0x%02x, %u bytes: EINVAL",
                   c->params[FWLOG_CMD_FLAGS], c->buf_len);
         c->resp_len = 0;
         return AQ_RC_EINVAL;
@@ -391,7 +391,7 @@ static uint16_t fw_logs_query(IrdmaDev *d, AqCmd *c)
         m[FWLOG_MDL_LEVEL + 1] = 0;
     }
     c->resp_len = FWLOG_NUM_MODULES * FWLOG_MDL_SIZE;
-    emu_trace(&d->host, "fw_log_query", "%u modules", FWLOG_NUM_MODULES);
+    emu_trace(&d->host, TR_FW_LOG_QUERY, "%u modules", FWLOG_NUM_MODULES);
     return AQ_RC_OK;
 }
 

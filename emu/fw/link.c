@@ -209,10 +209,10 @@ static void report_link_change(FwLink *s)
         return;
     }
     s->was_up = up;
-    emu_trace(&d->host, "fw_link_change", "link %s (carrier %d, phy enabled %d)",
+    emu_trace(&d->host, TR_FW_LINK_CHANGE, "link %s (carrier %d, phy enabled %d)",
               up ? "up" : "down", s->carrier, !!(s->active.caps & PHY_CAP_EN_LINK));
     if (!s->lse || (s->event_mask & LINK_EVENT_UPDOWN)) {
-        emu_trace(&d->host, "fw_link_event_suppressed", "lse=%d mask=0x%04x", s->lse,
+        emu_trace(&d->host, TR_FW_LINK_EVENT_SUPPRESSED, "lse=%d mask=0x%04x", s->lse,
                   s->event_mask);
         return;
     }
@@ -267,7 +267,7 @@ static uint16_t fw_get_phy_caps(IrdmaDev *d, AqCmd *c)
         caps = s->dflt;
         break;
     default:
-        emu_trace(&d->host, "fw_phy_caps_bad_mode", "report mode 0x%x", mode);
+        emu_trace(&d->host, TR_ERR_FW_PHY_CAPS_BAD_MODE, "report mode 0x%x", mode);
         return AQ_RC_EINVAL;
     }
     put_phy_cfg(&caps, s->mode, c->buf);
@@ -293,12 +293,12 @@ static uint16_t fw_set_phy_cfg(IrdmaDev *d, AqCmd *c)
     /* A configuration naming no PHY type the port supports cannot bring up a link. */
     if ((cfg.caps & PHY_CAP_EN_LINK) && !(cfg.phy_type_low & s->mode->phy_type_low) &&
         !cfg.phy_type_high) {
-        emu_trace(&d->host, "fw_phy_cfg_rejected", "phy types 0x%" G_GINT64_MODIFIER "x/0x%"
+        emu_trace(&d->host, TR_ERR_FW_PHY_CFG_REJECTED, "phy types 0x%" G_GINT64_MODIFIER "x/0x%"
                   G_GINT64_MODIFIER "x not supported", cfg.phy_type_low, cfg.phy_type_high);
         return AQ_RC_EINVAL;
     }
     s->active = cfg;
-    emu_trace(&d->host, "fw_phy_cfg", "types 0x%" G_GINT64_MODIFIER "x caps 0x%02x fec 0x%02x",
+    emu_trace(&d->host, TR_FW_PHY_CFG, "types 0x%" G_GINT64_MODIFIER "x caps 0x%02x fec 0x%02x",
               cfg.phy_type_low, cfg.caps, cfg.fec_opt);
     report_link_change(s);
     return AQ_RC_OK;
@@ -310,7 +310,7 @@ static uint16_t fw_set_mac_cfg(IrdmaDev *d, AqCmd *c)
     unsigned max_frame = ld16(c->params + MAC_CFG_MAX_FRAME);
 
     if (max_frame < MAC_MIN_FRAME || max_frame > MAC_MAX_FRAME) {
-        emu_trace(&d->host, "fw_mac_cfg_rejected", "max frame %u", max_frame);
+        emu_trace(&d->host, TR_ERR_FW_MAC_CFG_REJECTED, "max frame %u", max_frame);
         return AQ_RC_EINVAL;
     }
     s->max_frame = max_frame;
@@ -382,19 +382,19 @@ static uint16_t fw_get_link_topo(IrdmaDev *d, AqCmd *c)
     unsigned index = c->params[TOPO_NODE_INDEX];
 
     if ((c->params[TOPO_LPORT_VALID] & TOPO_LPORT_VALID_BIT) && c->params[TOPO_LPORT_NUM] != 0) {
-        emu_trace(&d->host, "fw_link_topo_bad_port", "lport %u: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_LINK_TOPO_BAD_PORT, "lport %u: EINVAL",
                   c->params[TOPO_LPORT_NUM]);
         return AQ_RC_EINVAL;
     }
     if (type != TOPO_NODE_TYPE_CAGE || index != 0 ||
         (ctx != TOPO_CTX_PORT && ctx != TOPO_CTX_GLOBAL)) {
-        emu_trace(&d->host, "fw_link_topo_no_node", "type %u ctx %u index %u: ENOENT", type,
+        emu_trace(&d->host, TR_FW_LINK_TOPO_NO_NODE, "type %u ctx %u index %u: ENOENT", type,
                   ctx, index);
         return AQ_RC_ENOENT;
     }
     st16(c->params + TOPO_HANDLE, CAGE_HANDLE);
     c->params[TOPO_NODE_PART_NUM] = s->mode->cage;
-    emu_trace(&d->host, "fw_link_topo", "cage 0x%02x handle %u", s->mode->cage, CAGE_HANDLE);
+    emu_trace(&d->host, TR_FW_LINK_TOPO, "cage 0x%02x handle %u", s->mode->cage, CAGE_HANDLE);
     return AQ_RC_OK;
 }
 
@@ -406,7 +406,7 @@ static uint16_t fw_get_port_options(IrdmaDev *d, AqCmd *c)
     FwLink *s = d->link;
 
     if (c->params[PORT_OPT_LPORT_VALID] && c->params[PORT_OPT_LPORT_NUM] != 0) {
-        emu_trace(&d->host, "fw_port_options_bad_port", "lport %u: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_PORT_OPTIONS_BAD_PORT, "lport %u: EINVAL",
                   c->params[PORT_OPT_LPORT_NUM]);
         return AQ_RC_EINVAL;
     }
@@ -418,7 +418,7 @@ static uint16_t fw_get_port_options(IrdmaDev *d, AqCmd *c)
     c->params[PORT_OPT_OPTIONS] = PORT_OPT_VALID | PORT_OPT_ACTIVE_IDX;
     c->params[PORT_OPT_PENDING] = 0;
     c->resp_len = PORT_OPT_ELEM_SIZE;
-    emu_trace(&d->host, "fw_port_options", "1 option, 1 port of %u Mb/s, active", s->mode->mbps);
+    emu_trace(&d->host, TR_FW_PORT_OPTIONS, "1 option, 1 port of %u Mb/s, active", s->mode->mbps);
     return AQ_RC_OK;
 }
 

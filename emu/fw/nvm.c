@@ -354,29 +354,33 @@ static uint16_t fw_nvm_read(IrdmaDev *d, AqCmd *c)
     c->resp_len = 0;
     if (module != NVM_MODULE_START_POINT) {
         if (flash || !pfa_module(s, module, &base, &size)) {
-            emu_trace(&d->host, "nvm_read_bad_module", "%s module 0x%04x: EINVAL", area, module);
+            emu_trace(&d->host, TR_ERR_NVM_READ_BAD_MODULE,
+                      "%s module 0x%04x: EINVAL", area, module);
             return AQ_RC_EINVAL;
         }
         area = "PFA module";
     }
     if (len == 0 || len > c->buf_len) {
-        emu_trace(&d->host, "nvm_read_bad_length", "%s length %u, buffer %u: EINVAL", area, len,
+        emu_trace(&d->host, TR_ERR_NVM_READ_BAD_LENGTH,
+                  "%s length %u, buffer %u: EINVAL", area, len,
                   c->buf_len);
         return AQ_RC_EINVAL;
     }
     if (off >= size || len > size - off) {
-        emu_trace(&d->host, "nvm_read_out_of_range",
+        /* Not a guest error: ice sizes the flash by reading past its end. */
+        emu_trace(&d->host, TR_NVM_READ_OUT_OF_RANGE,
                   "%s 0x%06x+%u beyond 0x%x: EINVAL", area, off, len, size);
         return AQ_RC_EINVAL;
     }
     if (!flash && module == NVM_MODULE_START_POINT &&
         off / SR_SECTOR_SIZE != (off + len - 1) / SR_SECTOR_SIZE) {
-        emu_trace(&d->host, "nvm_read_crosses_sector", "shadow RAM 0x%04x+%u: EINVAL", off, len);
+        emu_trace(&d->host, TR_ERR_NVM_READ_CROSSES_SECTOR,
+                  "shadow RAM 0x%04x+%u: EINVAL", off, len);
         return AQ_RC_EINVAL;
     }
     memcpy(c->buf, (flash ? flash_image(s) : s->sr) + base + off, len);
     c->resp_len = len;
-    emu_trace(&d->host, "nvm_read", "%s 0x%04x 0x%06x+%u%s", area, module, off, len,
+    emu_trace(&d->host, TR_NVM_READ, "%s 0x%04x 0x%06x+%u%s", area, module, off, len,
               (flags & NVM_FLAG_LAST_CMD) ? " last" : "");
     return AQ_RC_OK;
 }
@@ -390,7 +394,7 @@ static uint16_t fw_nvm_checksum(IrdmaDev *d, AqCmd *c)
     uint16_t sum;
 
     if (!(flags & (CSUM_FLAG_VERIFY | CSUM_FLAG_RECALC))) {
-        emu_trace(&d->host, "nvm_checksum_bad_flags", "flags 0x%02x: EINVAL", flags);
+        emu_trace(&d->host, TR_ERR_NVM_CHECKSUM_BAD_FLAGS, "flags 0x%02x: EINVAL", flags);
         return AQ_RC_EINVAL;
     }
     if (flags & CSUM_FLAG_RECALC) {
@@ -398,7 +402,7 @@ static uint16_t fw_nvm_checksum(IrdmaDev *d, AqCmd *c)
     }
     sum = sr_sum(s);
     st16(c->params + CSUM_CHECKSUM, sum);
-    emu_trace(&d->host, "nvm_checksum", "flags 0x%02x: 0x%04x", flags, sum);
+    emu_trace(&d->host, TR_NVM_CHECKSUM, "flags 0x%02x: 0x%04x", flags, sum);
     return AQ_RC_OK;
 }
 

@@ -174,7 +174,7 @@ static unsigned buf_count(const uint8_t *b)
 /* Write the error response of a rejected 0x0C40/0x0C42 buffer. */
 static uint16_t reject_buf(IrdmaDev *d, AqCmd *c, const char *op, const PkgBufErr *e)
 {
-    emu_trace(&d->host, "fw_pkg_bad_buffer", "%s: %s (offset %u, info %u)", op, e->what,
+    emu_trace(&d->host, TR_ERR_FW_PKG_BAD_BUFFER, "%s: %s (offset %u, info %u)", op, e->what,
               e->offset, e->info);
     st32(c->buf + DL_RESP_ERROR_OFFSET, e->offset);
     st32(c->buf + DL_RESP_ERROR_INFO, e->info);
@@ -205,7 +205,7 @@ static bool check_meta_init(const PkgSect *s, unsigned *first, unsigned *count, 
 static void abort_download(FwPkg *s, const char *why)
 {
     if (s->dl_open) {
-        emu_trace(&s->d->host, "fw_pkg_download_aborted", "after %u buffers: %s", s->dl_bufs,
+        emu_trace(&s->d->host, TR_FW_PKG_DOWNLOAD_ABORTED, "after %u buffers: %s", s->dl_bufs,
                   why);
     }
     s->dl_open = false;
@@ -242,7 +242,7 @@ static uint16_t fw_download_pkg(IrdmaDev *d, AqCmd *c)
         s->dl_bufs = 0;
         s->dl_have_meta = false;
         memset(s->dl_meta_init, 0, sizeof(s->dl_meta_init));
-        emu_trace(&d->host, "fw_pkg_download_start", "first buffer: %u sections",
+        emu_trace(&d->host, TR_FW_PKG_DOWNLOAD_START, "first buffer: %u sections",
                   buf_count(c->buf));
     }
     if (s->dl_bufs >= MAX_SESSION_BUFS) {
@@ -283,7 +283,7 @@ static uint16_t fw_download_pkg(IrdmaDev *d, AqCmd *c)
         s->modified = false;
         memcpy(s->meta_init, s->dl_meta_init, sizeof(s->meta_init));
         s->dl_open = false;
-        emu_trace(&d->host, "fw_pkg_activated", "'%.*s' %u.%u.%u.%u from %u buffers",
+        emu_trace(&d->host, TR_FW_PKG_ACTIVATED, "'%.*s' %u.%u.%u.%u from %u buffers",
                   DDP_META_NAME_SIZE, (const char *)s->active.name,
                   s->active.ver[DDP_VER_MAJOR], s->active.ver[DDP_VER_MINOR],
                   s->active.ver[DDP_VER_UPDATE], s->active.ver[DDP_VER_DRAFT], s->dl_bufs);
@@ -312,7 +312,7 @@ static uint16_t fw_upload_section(IrdmaDev *d, AqCmd *c)
 
     c->resp_len = 0;
     if (!check_buf(c->buf, c->buf_len, &e)) {
-        emu_trace(&d->host, "fw_pkg_bad_buffer", "upload_section: %s (offset %u)", e.what,
+        emu_trace(&d->host, TR_ERR_FW_PKG_BAD_BUFFER, "upload_section: %s (offset %u)", e.what,
                   e.offset);
         return AQ_RC_EINVAL;
     }
@@ -323,11 +323,11 @@ static uint16_t fw_upload_section(IrdmaDev *d, AqCmd *c)
         unsigned first, count;
 
         if (sect.type != DDP_SID_RXPARSER_METADATA_INIT) {
-            emu_trace(&d->host, "fw_pkg_upload_unsupported", "section type 0x%08x", sect.type);
+            emu_trace(&d->host, TR_ERR_FW_PKG_UPLOAD_UNSUPPORTED, "section type 0x%08x", sect.type);
             return AQ_RC_ENOENT;
         }
         if (!check_meta_init(&sect, &first, &count, &e)) {
-            emu_trace(&d->host, "fw_pkg_bad_buffer", "upload_section: %s (offset %u)", e.what,
+            emu_trace(&d->host, TR_ERR_FW_PKG_BAD_BUFFER, "upload_section: %s (offset %u)", e.what,
                       e.offset);
             return AQ_RC_EINVAL;
         }
@@ -339,7 +339,7 @@ static uint16_t fw_upload_section(IrdmaDev *d, AqCmd *c)
 
         memcpy(c->buf + sect.off + DDP_META_INIT_ENTRY, s->meta_init[first],
                count * DDP_META_INIT_ENTRY_SIZE);
-        emu_trace(&d->host, "fw_pkg_upload", "metadata-init entries %u..%u", first,
+        emu_trace(&d->host, TR_FW_PKG_UPLOAD, "metadata-init entries %u..%u", first,
                   first + count - 1);
     }
     c->resp_len = c->buf_len;
@@ -472,7 +472,7 @@ static uint16_t fw_update_pkg(IrdmaDev *d, AqCmd *c)
         s->upd_open = false;
         s->modified = true;
         s->updates++;
-        emu_trace(&d->host, "fw_pkg_update", "committed %u sections in %u buffers",
+        emu_trace(&d->host, TR_FW_PKG_UPDATE, "committed %u sections in %u buffers",
                   s->upd_sections, s->upd_bufs);
     }
     c->resp_len = 0;
@@ -515,7 +515,7 @@ static uint16_t fw_get_pkg_info_list(IrdmaDev *d, AqCmd *c)
     }
     st32(c->buf + PKG_INFO_COUNT, n);
     c->resp_len = PKG_INFO_ENTRIES + n * PKG_INFO_SIZE;
-    emu_trace(&d->host, "fw_pkg_info", "active '%.*s' %u.%u.%u.%u%s, %u entries",
+    emu_trace(&d->host, TR_FW_PKG_INFO, "active '%.*s' %u.%u.%u.%u%s, %u entries",
               DDP_META_NAME_SIZE, (const char *)s->active.name, s->active.ver[DDP_VER_MAJOR],
               s->active.ver[DDP_VER_MINOR], s->active.ver[DDP_VER_UPDATE],
               s->active.ver[DDP_VER_DRAFT], s->active_is_boot ? " (boot)" : "", n);

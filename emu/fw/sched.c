@@ -424,7 +424,7 @@ static bool elem_profiles_valid(FwSched *s, const char *op, uint32_t teid, const
         id = e->srl_id;
     }
     if (bad) {
-        emu_trace(&s->d->host, "fw_sched_bad_profile", "%s teid 0x%x: %s profile %u unknown: "
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_BAD_PROFILE, "%s teid 0x%x: %s profile %u unknown: "
                   "EINVAL", op, teid, bad, id);
         return false;
     }
@@ -500,12 +500,12 @@ static uint16_t fw_query_sched_res(IrdmaDev *d, AqCmd *c)
 static uint16_t fw_get_tx_topo(IrdmaDev *d, AqCmd *c)
 {
     if (c->params[TX_TOPO_GET_FLAGS] != TX_TOPO_GET_RAM) {
-        emu_trace(&d->host, "fw_sched_tx_topo_bad_flags", "get_flags 0x%02x: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_TX_TOPO_BAD_FLAGS, "get_flags 0x%02x: EINVAL",
                   c->params[TX_TOPO_GET_FLAGS]);
         return AQ_RC_EINVAL;
     }
     c->params[TX_TOPO_SET_FLAGS] = TX_TOPO_FLAGS_DEFAULT;
-    emu_trace(&d->host, "fw_sched_tx_topo", "default %u layers", FW_SCHED_NUM_LAYERS);
+    emu_trace(&d->host, TR_FW_SCHED_TX_TOPO, "default %u layers", FW_SCHED_NUM_LAYERS);
     return AQ_RC_OK;
 }
 
@@ -521,7 +521,7 @@ static uint16_t fw_get_dflt_topo(IrdmaDev *d, AqCmd *c)
     unsigned num = 0;
 
     if (c->params[TOPO_PORT_NUM] != 0) {
-        emu_trace(&d->host, "fw_sched_bad_port", "get_dflt_topo port %u: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PORT, "get_dflt_topo port %u: EINVAL",
                   c->params[TOPO_PORT_NUM]);
         return AQ_RC_EINVAL;
     }
@@ -543,7 +543,7 @@ static uint16_t fw_get_dflt_topo(IrdmaDev *d, AqCmd *c)
     st16(c->buf + GRP_NUM_ELEMS, num);
     c->params[TOPO_NUM_BRANCHES] = 1;
     c->resp_len = TOPO_BRANCH_SIZE;
-    emu_trace(&d->host, "fw_sched_dflt_topo", "1 branch of %u elements", num);
+    emu_trace(&d->host, TR_FW_SCHED_DFLT_TOPO, "1 branch of %u elements", num);
     return AQ_RC_OK;
 }
 
@@ -597,13 +597,13 @@ static uint8_t *group_at(IrdmaDev *d, const AqCmd *c, const GroupFormat *f, size
                          unsigned gi, unsigned *n)
 {
     if (off + f->hdr_size > c->buf_len) {
-        emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: header beyond %u bytes: "
+        emu_trace(&d->host, TR_ERR_FW_SCHED_SHORT_BUFFER, "%s group %u: header beyond %u bytes: "
                   "EINVAL", f->op, gi, c->buf_len);
         return NULL;
     }
     *n = group_count(f, c->buf + off);
     if (*n == 0 || off + f->hdr_size + (size_t)*n * f->entry_size > c->buf_len) {
-        emu_trace(&d->host, "fw_sched_short_buffer", "%s group %u: %u %s in %u bytes: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_SHORT_BUFFER, "%s group %u: %u %s in %u bytes: EINVAL",
                   f->op, gi, *n, f->what, c->buf_len);
         return NULL;
     }
@@ -634,7 +634,7 @@ static uint16_t sched_groups(IrdmaDev *d, AqCmd *c, const GroupFormat *f, GroupH
 
     st16(c->params + SCHED_CMD_NUM_RESP, 0);
     if (num_grps == 0) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s 0 groups: EINVAL", f->op);
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_COUNT, "%s 0 groups: EINVAL", f->op);
         return AQ_RC_EINVAL;
     }
     for (done = 0; done < num_grps; done++) {
@@ -657,7 +657,8 @@ static bool array_fits(IrdmaDev *d, const AqCmd *c, const char *op, const char *
                        unsigned num, size_t elem_size)
 {
     if (num == 0 || (size_t)num * elem_size > c->buf_len) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s %u %s in %u bytes: EINVAL", op, num, what,
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_COUNT,
+                  "%s %u %s in %u bytes: EINVAL", op, num, what,
                   c->buf_len);
         return false;
     }
@@ -670,7 +671,7 @@ static SchedNode *node_find(FwSched *s, const char *op, uint32_t teid)
     SchedNode *n = node_lookup(s, teid);
 
     if (!n) {
-        emu_trace(&s->d->host, "fw_sched_unknown_teid", "%s teid 0x%x: ENOENT", op, teid);
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_UNKNOWN_TEID, "%s teid 0x%x: ENOENT", op, teid);
     }
     return n;
 }
@@ -694,7 +695,7 @@ static SchedNode *parent_find(FwSched *s, const char *op, uint32_t teid)
     SchedNode *n = node_lookup(s, teid);
 
     if (!n) {
-        emu_trace(&s->d->host, "fw_sched_bad_parent", "%s parent 0x%x unknown: EINVAL", op,
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_BAD_PARENT, "%s parent 0x%x unknown: EINVAL", op,
                   teid);
     }
     return n;
@@ -718,8 +719,8 @@ static uint16_t children_check(FwSched *s, const GroupFormat *f, uint8_t *g, uns
             return AQ_RC_ENOENT;
         }
         if (node->parent != parent) {
-            emu_trace(&s->d->host, "fw_sched_bad_parent", "%s teid 0x%x is not a child of 0x%x: "
-                      "EINVAL", f->op, teid, parent->teid);
+            emu_trace(&s->d->host, TR_ERR_FW_SCHED_BAD_PARENT,
+                      "%s teid 0x%x is not a child of 0x%x: EINVAL", f->op, teid, parent->teid);
             return AQ_RC_EINVAL;
         }
         rc = check(s, f->op, node);
@@ -736,7 +737,7 @@ static bool parent_has_room(FwSched *s, const char *op, const SchedNode *parent,
                             unsigned n)
 {
     if (have + n > max_children(parent)) {
-        emu_trace(&s->d->host, "fw_sched_parent_full", "%s %u under 0x%x with %u of %u "
+        emu_trace(&s->d->host, TR_FW_SCHED_PARENT_FULL, "%s %u under 0x%x with %u of %u "
                   "children: ENOSPC", op, n, parent->teid, have, max_children(parent));
         return false;
     }
@@ -758,7 +759,7 @@ static uint16_t add_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned
     layer = parent->layer + 1;
     /* Layers 0/1 are the firmware's, the leaf layer is 0x0C30/0x0C33's. */
     if (layer < LAYER_ENTRY || layer > LAYER_QGRP) {
-        emu_trace(&d->host, "fw_sched_bad_layer", "%s under 0x%x (layer %u): layer %u not the "
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_LAYER, "%s under 0x%x (layer %u): layer %u not the "
                   "driver's: EINVAL", f->op, parent_teid, parent->layer, layer);
         return AQ_RC_EINVAL;
     }
@@ -766,7 +767,7 @@ static uint16_t add_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned
         return AQ_RC_ENOSPC;
     }
     if (s->layer_nodes[layer] + n > layer_max_pf_nodes(layer)) {
-        emu_trace(&d->host, "fw_sched_layer_full", "%s %u on layer %u with %u of %u nodes: "
+        emu_trace(&d->host, TR_FW_SCHED_LAYER_FULL, "%s %u on layer %u with %u of %u nodes: "
                   "ENOSPC", f->op, n, layer, s->layer_nodes[layer], layer_max_pf_nodes(layer));
         return AQ_RC_ENOSPC;
     }
@@ -775,7 +776,7 @@ static uint16_t add_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned
 
         elem_parse(group_entry(f, g, i) + ELEMD_DATA, &e);
         if (e.elem_type != ELEM_TYPE_SE_GENERIC && e.elem_type != ELEM_TYPE_SE_PADDED) {
-            emu_trace(&d->host, "fw_sched_bad_type", "%s element %u type %u: EINVAL", f->op, i,
+            emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_TYPE, "%s element %u type %u: EINVAL", f->op, i,
                       e.elem_type);
             return AQ_RC_EINVAL;
         }
@@ -792,7 +793,7 @@ static uint16_t add_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigned
         node = node_add(s, parent, teid_alloc(s), OWNER_DRIVER, &e);
         st32(p + ELEMD_PARENT_TEID, parent->teid);
         st32(p + ELEMD_NODE_TEID, node->teid);
-        emu_trace(&d->host, "fw_sched_add", "teid 0x%x layer %u parent 0x%x", node->teid,
+        emu_trace(&d->host, TR_FW_SCHED_ADD, "teid 0x%x layer %u parent 0x%x", node->teid,
                   node->layer, parent->teid);
     }
     return AQ_RC_OK;
@@ -855,7 +856,7 @@ static uint16_t fw_cfg_sched_elems(IrdmaDev *d, AqCmd *c)
         }
         n->elem.srl_id = (e.valid_sections & ELEM_VALID_SHARED) ? e.srl_id : 0;
         n->elem.valid_sections = e.valid_sections;
-        emu_trace(&d->host, "fw_sched_cfg", "teid 0x%x valid 0x%02x cir %u/%u eir %u/%u srl %u",
+        emu_trace(&d->host, TR_FW_SCHED_CFG, "teid 0x%x valid 0x%02x cir %u/%u eir %u/%u srl %u",
                   n->teid, e.valid_sections, n->elem.cir_profile, n->elem.cir_bw,
                   n->elem.eir_profile, n->elem.eir_bw, n->elem.srl_id);
     }
@@ -889,7 +890,7 @@ static uint16_t fw_get_sched_elems(IrdmaDev *d, AqCmd *c)
 static uint16_t move_child_ok(FwSched *s, const char *op, const SchedNode *n)
 {
     if (n->layer <= LAYER_TC) {
-        emu_trace(&s->d->host, "fw_sched_bad_layer", "%s teid 0x%x is a root/TC node: EINVAL",
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_BAD_LAYER, "%s teid 0x%x is a root/TC node: EINVAL",
                   op, n->teid);
         return AQ_RC_EINVAL;
     }
@@ -905,14 +906,15 @@ static uint16_t move_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigne
     uint16_t rc;
 
     if (!src || !dest) {
-        emu_trace(&d->host, "fw_sched_bad_parent", "%s 0x%x -> 0x%x: %s parent unknown: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PARENT,
+                  "%s 0x%x -> 0x%x: %s parent unknown: EINVAL",
                   f->op, src_teid, dest_teid, src ? "destination" : "source");
         return AQ_RC_EINVAL;
     }
     /* A move keeps the nodes' layer, so the new parent sits where the old one did (and can't
      * be inside the moved subtrees). */
     if (dest->layer != src->layer || dest->layer >= LAYER_LEAF) {
-        emu_trace(&d->host, "fw_sched_bad_layer", "%s 0x%x (layer %u) -> 0x%x (layer %u): "
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_LAYER, "%s 0x%x (layer %u) -> 0x%x (layer %u): "
                   "EINVAL", f->op, src_teid, src->layer, dest_teid, dest->layer);
         return AQ_RC_EINVAL;
     }
@@ -936,7 +938,7 @@ static uint16_t move_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsigne
         g_ptr_array_remove(node->parent->children, node);
         g_ptr_array_add(dest->children, node);
         node->parent = dest;
-        emu_trace(&d->host, "fw_sched_move", "teid 0x%x from 0x%x to 0x%x", node->teid,
+        emu_trace(&d->host, TR_FW_SCHED_MOVE, "teid 0x%x from 0x%x to 0x%x", node->teid,
                   src_teid, dest_teid);
     }
     return AQ_RC_OK;
@@ -965,7 +967,7 @@ static uint16_t suspend_resume(IrdmaDev *d, AqCmd *c, bool suspend)
         SchedNode *n = node_lookup(s, ld32(c->buf + i * TEID_SIZE));
 
         n->suspended = suspend;
-        emu_trace(&d->host, suspend ? "fw_sched_suspend" : "fw_sched_resume", "teid 0x%x",
+        emu_trace(&d->host, suspend ? TR_FW_SCHED_SUSPEND : TR_FW_SCHED_RESUME, "teid 0x%x",
                   n->teid);
     }
     st16(c->params + SCHED_CMD_NUM_RESP, num);
@@ -987,14 +989,14 @@ static uint16_t fw_resume_sched_elems(IrdmaDev *d, AqCmd *c)
 static uint16_t delete_child_ok(FwSched *s, const char *op, const SchedNode *n)
 {
     if (!node_deletable(n)) {
-        emu_trace(&s->d->host, "fw_sched_not_deletable", "%s teid 0x%x type %u: EINVAL", op,
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_NOT_DELETABLE, "%s teid 0x%x type %u: EINVAL", op,
                   n->teid, n->elem.elem_type);
         return AQ_RC_EINVAL;
     }
     if (n->children->len) {
         /* ice frees children first (ice_free_sched_node); a node still holding some is in
          * use. */
-        emu_trace(&s->d->host, "fw_sched_has_children", "%s teid 0x%x has %u children: EBUSY",
+        emu_trace(&s->d->host, TR_ERR_FW_SCHED_HAS_CHILDREN, "%s teid 0x%x has %u children: EBUSY",
                   op, n->teid, n->children->len);
         return AQ_RC_EBUSY;
     }
@@ -1021,7 +1023,7 @@ static uint16_t delete_group(FwSched *s, const GroupFormat *f, uint8_t *g, unsig
 
         if (node) {         /* NULL: listed twice */
             node_remove(s, node);
-            emu_trace(&d->host, "fw_sched_delete", "teid 0x%x parent 0x%x", teid, parent_teid);
+            emu_trace(&d->host, TR_FW_SCHED_DELETE, "teid 0x%x parent 0x%x", teid, parent_teid);
         }
     }
     return AQ_RC_OK;
@@ -1082,12 +1084,12 @@ static uint16_t rl_add(FwSched *s, uint8_t *e)
 
     if (level < 1 || level > FW_SCHED_NUM_LAYERS || type >= RL_NUM_TYPES ||
         !layer_max_rl(level - 1, type)) {
-        emu_trace(&d->host, "fw_sched_bad_profile", "add_rl_profiles level %u type %u: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PROFILE, "add_rl_profiles level %u type %u: EINVAL",
                   level, type);
         return AQ_RC_EINVAL;
     }
     if (s->profile_count[level - 1][type] >= layer_max_rl(level - 1, type)) {
-        emu_trace(&d->host, "fw_sched_profiles_full", "add_rl_profiles level %u type %u has %u "
+        emu_trace(&d->host, TR_FW_SCHED_PROFILES_FULL, "add_rl_profiles level %u type %u has %u "
                   "profiles: ENOSPC", level, type, s->profile_count[level - 1][type]);
         return AQ_RC_ENOSPC;
     }
@@ -1102,7 +1104,7 @@ static uint16_t rl_add(FwSched *s, uint8_t *e)
     g_hash_table_insert(s->profiles, GUINT_TO_POINTER(p->id), p);
     s->profile_count[level - 1][type]++;
     st16(e + RL_PROFILE_ID, p->id);
-    emu_trace(&d->host, "fw_sched_rl_add", "profile %u level %u type %u multiply %u encode %u "
+    emu_trace(&d->host, TR_FW_SCHED_RL_ADD, "profile %u level %u type %u multiply %u encode %u "
               "burst %u", p->id, level, type, p->rl_multiply, p->rl_encode, p->max_burst);
     return AQ_RC_OK;
 }
@@ -1135,12 +1137,13 @@ static uint16_t rl_remove(FwSched *s, uint8_t *e)
     RlProfile *p = g_hash_table_lookup(s->profiles, GUINT_TO_POINTER(id));
 
     if (!p) {
-        emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u unknown: "
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PROFILE, "remove_rl_profiles profile %u unknown: "
                   "ENOENT", id);
         return AQ_RC_ENOENT;
     }
     if (p->level != e[RL_LEVEL] || p->type != (e[RL_FLAGS] & RL_TYPE_M)) {
-        emu_trace(&d->host, "fw_sched_bad_profile", "remove_rl_profiles profile %u is level %u "
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PROFILE,
+                  "remove_rl_profiles profile %u is level %u "
                   "type %u, not %u/%u: EINVAL", id, p->level, p->type, e[RL_LEVEL],
                   e[RL_FLAGS] & RL_TYPE_M);
         return AQ_RC_EINVAL;
@@ -1148,11 +1151,11 @@ static uint16_t rl_remove(FwSched *s, uint8_t *e)
     /* ice clears all profiles before freeing the tree (ice_sched_clear_tx_topo), so nodes may
      * still name one; they fall back to nothing in particular, as on hardware. */
     if (g_hash_table_find(s->nodes, node_uses_profile, p)) {
-        emu_trace(&d->host, "fw_sched_rl_in_use", "profile %u removed while referenced", id);
+        emu_trace(&d->host, TR_ERR_FW_SCHED_RL_IN_USE, "profile %u removed while referenced", id);
     }
     s->profile_count[p->level - 1][p->type]--;
     g_hash_table_remove(s->profiles, GUINT_TO_POINTER(id));
-    emu_trace(&d->host, "fw_sched_rl_remove", "profile %u", id);
+    emu_trace(&d->host, TR_FW_SCHED_RL_REMOVE, "profile %u", id);
     return AQ_RC_OK;
 }
 
@@ -1207,7 +1210,7 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
             return AQ_RC_EINVAL;
         }
         if (parent->layer != LAYER_QGRP) {
-            emu_trace(&d->host, "fw_sched_bad_layer", "%s parent 0x%x is on layer %u, not the "
+            emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_LAYER, "%s parent 0x%x is on layer %u, not the "
                       "queue-group layer %u: EINVAL", op, parent_teid, parent->layer,
                       LAYER_QGRP);
             return AQ_RC_EINVAL;
@@ -1225,13 +1228,14 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
             SchedElem e;
 
             if (id > f->id_max) {
-                emu_trace(&d->host, "fw_sched_bad_queue", "%s id %u beyond %u: EINVAL", op, id,
+                emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_QUEUE, "%s id %u beyond %u: EINVAL", op, id,
                           f->id_max);
                 return AQ_RC_EINVAL;
             }
             if (g_hash_table_contains(queues, GUINT_TO_POINTER(id)) ||
                 g_hash_table_contains(ids, GUINT_TO_POINTER(id))) {
-                emu_trace(&d->host, "fw_sched_queue_exists", "%s id %u already enabled: EEXIST",
+                emu_trace(&d->host, TR_ERR_FW_SCHED_QUEUE_EXISTS,
+                          "%s id %u already enabled: EEXIST",
                           op, id);
                 return AQ_RC_EEXIST;
             }
@@ -1239,8 +1243,8 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
             elem_parse(q + f->info_off, &e);
             /* ice_ena_vsi_txq: without the generic section the firmware says EINVAL. */
             if (!(e.valid_sections & ELEM_VALID_GENERIC)) {
-                emu_trace(&d->host, "fw_sched_bad_elem", "%s id %u: generic section not valid: "
-                          "EINVAL", op, id);
+                emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_ELEM,
+                          "%s id %u: generic section not valid: EINVAL", op, id);
                 return AQ_RC_EINVAL;
             }
             if (!elem_profiles_valid(s, op, 0, &e)) {
@@ -1252,7 +1256,7 @@ static uint16_t leaves_check(FwSched *s, AqCmd *c, const LeafFormat *f, unsigned
     }
     if (s->layer_nodes[LAYER_LEAF] + total > MAX_NODES_LEAF ||
         (f->owner == OWNER_RDMA && g_hash_table_size(s->rdma_qs) + total > MAX_RDMA_QSETS)) {
-        emu_trace(&d->host, "fw_sched_layer_full", "%s %u leaves with %u in the tree: ENOSPC",
+        emu_trace(&d->host, TR_FW_SCHED_LAYER_FULL, "%s %u leaves with %u in the tree: ENOSPC",
                   op, total, s->layer_nodes[LAYER_LEAF]);
         return AQ_RC_ENOSPC;
     }
@@ -1267,7 +1271,7 @@ static uint16_t add_leaves(IrdmaDev *d, AqCmd *c, const LeafFormat *f, unsigned 
     uint16_t rc;
 
     if (num_grps == 0 || num_grps > MAX_QGRPS) {
-        emu_trace(&d->host, "fw_sched_bad_count", "%s %u groups: EINVAL", f->grp.op, num_grps);
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_COUNT, "%s %u groups: EINVAL", f->grp.op, num_grps);
         return AQ_RC_EINVAL;
     }
     rc = leaves_check(s, c, f, num_grps);
@@ -1293,7 +1297,7 @@ static uint16_t add_leaves(IrdmaDev *d, AqCmd *c, const LeafFormat *f, unsigned 
             }
             g_hash_table_insert(queues, GUINT_TO_POINTER(leaf->qid), leaf);
             st32(q + f->teid_off, leaf->teid);
-            emu_trace(&d->host, f->owner == OWNER_LAN ? "fw_sched_txq_add" : "fw_sched_qset_add",
+            emu_trace(&d->host, f->owner == OWNER_LAN ? TR_FW_SCHED_TXQ_ADD : TR_FW_SCHED_QSET_ADD,
                       "id %u teid 0x%x parent 0x%x", leaf->qid, leaf->teid, parent->teid);
         }
     }
@@ -1338,8 +1342,8 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
 
     if (num_grps == 0) {
         if (cmd == DIS_CMD_NO_FUNC_RESET) {
-            emu_trace(&d->host, "fw_sched_bad_count", "dis_txqs without queues outside a reset: "
-                      "EINVAL");
+            emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_COUNT,
+                      "dis_txqs without queues outside a reset: EINVAL");
             return AQ_RC_EINVAL;
         }
         if (cmd == DIS_CMD_PF_RESET) {
@@ -1350,16 +1354,16 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
                 node_remove(s, l->data);
             }
             g_list_free(leaves);
-            emu_trace(&d->host, "fw_sched_txq_dis", "PF reset: all %u LAN queues", n);
+            emu_trace(&d->host, TR_FW_SCHED_TXQ_DIS, "PF reset: all %u LAN queues", n);
         } else {
             /* No VFs are modelled: their queues, if any, are named in the list. */
-            emu_trace(&d->host, "fw_sched_txq_dis", "%s reset of %u without a list: nothing to do",
+            emu_trace(&d->host, TR_FW_SCHED_TXQ_DIS, "%s reset of %u without a list: nothing to do",
                       cmd == DIS_CMD_VM_RESET ? "VM" : "VF", vmvf);
         }
         return AQ_RC_OK;
     }
     if (!(c->flags & AQ_FLAG_BUF) || !(c->flags & AQ_FLAG_RD) || num_grps > MAX_QGRPS) {
-        emu_trace(&d->host, "fw_sched_bad_count", "dis_txqs %u groups, flags 0x%04x: EINVAL",
+        emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_COUNT, "dis_txqs %u groups, flags 0x%04x: EINVAL",
                   num_grps, c->flags);
         return AQ_RC_EINVAL;
     }
@@ -1377,12 +1381,14 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
             SchedNode *leaf = dis_lookup(s, q_id);
 
             if (!leaf) {
-                emu_trace(&d->host, "fw_sched_unknown_queue", "dis_txqs %s %u not enabled: ENOENT",
+                emu_trace(&d->host, TR_ERR_FW_SCHED_UNKNOWN_QUEUE,
+                          "dis_txqs %s %u not enabled: ENOENT",
                           dis_kind(q_id), q_id & DIS_QID_M);
                 return AQ_RC_ENOENT;
             }
             if (leaf->parent->teid != parent_teid) {
-                emu_trace(&d->host, "fw_sched_bad_parent", "dis_txqs %s %u hangs under 0x%x, not "
+                emu_trace(&d->host, TR_ERR_FW_SCHED_BAD_PARENT,
+                          "dis_txqs %s %u hangs under 0x%x, not "
                           "0x%x: EINVAL", dis_kind(q_id), q_id & DIS_QID_M, leaf->parent->teid,
                           parent_teid);
                 return AQ_RC_EINVAL;
@@ -1400,8 +1406,8 @@ static uint16_t fw_dis_txqs(IrdmaDev *d, AqCmd *c)
             SchedNode *leaf = dis_lookup(s, q_id);
 
             if (leaf) {         /* NULL: listed twice */
-                emu_trace(&d->host, (q_id & DIS_QID_RDMA_QSET) ? "fw_sched_qset_dis" :
-                          "fw_sched_txq_dis", "id %u teid 0x%x cmd_type 0x%02x", q_id & DIS_QID_M,
+                emu_trace(&d->host, (q_id & DIS_QID_RDMA_QSET) ? TR_FW_SCHED_QSET_DIS :
+                          TR_FW_SCHED_TXQ_DIS, "id %u teid 0x%x cmd_type 0x%02x", q_id & DIS_QID_M,
                           leaf->teid, c->params[DIS_CMD_TYPE]);
                 node_remove(s, leaf);
             }
@@ -1479,7 +1485,7 @@ void fw_sched_pf_reset(FwSched *s)
     memset(s->profile_count, 0, sizeof(s->profile_count));
     s->next_profile_id = 1;
     build_default_tree(s);
-    emu_trace(&s->d->host, "fw_sched_reset", "default tree, TCs 0x%02x", s->tc_enabled);
+    emu_trace(&s->d->host, TR_FW_SCHED_RESET, "default tree, TCs 0x%02x", s->tc_enabled);
 }
 
 void fw_sched_set_tcs(FwSched *s, uint8_t tc_bitmap)
@@ -1488,7 +1494,7 @@ void fw_sched_set_tcs(FwSched *s, uint8_t tc_bitmap)
     uint8_t added = want & ~s->tc_enabled, dropped = s->tc_enabled & ~want;
 
     if (!(tc_bitmap & 0x01)) {
-        emu_trace(&s->d->host, "fw_sched_tc0_forced", "TC bitmap 0x%02x: TC0 stays enabled",
+        emu_trace(&s->d->host, TR_FW_SCHED_TC0_FORCED, "TC bitmap 0x%02x: TC0 stays enabled",
                   tc_bitmap);
     }
     for (unsigned tc = 0; tc < FW_SCHED_NUM_TCS; tc++) {
@@ -1498,7 +1504,7 @@ void fw_sched_set_tcs(FwSched *s, uint8_t tc_bitmap)
     }
     s->tc_enabled = want;
     if (added || dropped) {
-        emu_trace(&s->d->host, "fw_sched_tcs", "enabled 0x%02x (added 0x%02x, disabled 0x%02x)",
+        emu_trace(&s->d->host, TR_FW_SCHED_TCS, "enabled 0x%02x (added 0x%02x, disabled 0x%02x)",
                   want, added, dropped);
     }
 }

@@ -198,18 +198,19 @@ static uint16_t fw_set_port_params(IrdmaDev *d, AqCmd *c)
     uint8_t fwd = c->params[PORT_PARAMS_LOCAL_FWD];
 
     if (ld16(c->params + PORT_PARAMS_SWID) != FW_SWITCH_ID) {
-        emu_trace(&d->host, "fw_port_params_rejected", "swid %u", ld16(c->params + PORT_PARAMS_SWID));
+        emu_trace(&d->host, TR_ERR_FW_PORT_PARAMS_REJECTED,
+                  "swid %u", ld16(c->params + PORT_PARAMS_SWID));
         return AQ_RC_EINVAL;
     }
     if ((fwd & LOCAL_FWD_MODE_VALID) && (fwd & LOCAL_FWD_MODE_M) > LOCAL_FWD_MODE_PRIORITIZED) {
-        emu_trace(&d->host, "fw_port_params_rejected", "local forwarding mode %u",
+        emu_trace(&d->host, TR_ERR_FW_PORT_PARAMS_REJECTED, "local forwarding mode %u",
                   fwd & LOCAL_FWD_MODE_M);
         return AQ_RC_EINVAL;
     }
     d->sw->port_flags = ld16(c->params + PORT_PARAMS_FLAGS);
     if (fwd & LOCAL_FWD_MODE_VALID) {
         d->sw->local_fwd_mode = fwd & LOCAL_FWD_MODE_M;
-        emu_trace(&d->host, "fw_port_local_fwd", "mode %u", d->sw->local_fwd_mode);
+        emu_trace(&d->host, TR_FW_PORT_LOCAL_FWD, "mode %u", d->sw->local_fwd_mode);
     }
     return AQ_RC_OK;
 }
@@ -239,7 +240,7 @@ static int res_request(IrdmaDev *d, AqCmd *c, unsigned *num, unsigned *listed)
     *num = ld16(c->buf + RES_ELEM_NUM);
     *listed = MIN(*num, (c->buf_len - RES_ELEM_IDS) / 2u);
     if (pool < 0 || *num == 0 || *num > res_pools[pool].size) {
-        emu_trace(&d->host, "fw_res_bad_request", "type 0x%04x num %u datalen %u",
+        emu_trace(&d->host, TR_ERR_FW_RES_BAD_REQUEST, "type 0x%04x num %u datalen %u",
                   ld16(c->buf + RES_ELEM_TYPE), *num, c->buf_len);
         return -1;
     }
@@ -266,7 +267,8 @@ static uint16_t fw_alloc_res(IrdmaDev *d, AqCmd *c)
         run = res_held(s, pool, base) ? 0 : run + 1;
     }
     if (run < num) {
-        emu_trace(&d->host, "fw_res_exhausted", "type 0x%02x: no free block of %u (%u in use of %u)",
+        emu_trace(&d->host, TR_FW_RES_EXHAUSTED,
+                  "type 0x%02x: no free block of %u (%u in use of %u)",
                   res_pools[pool].type, num, g_hash_table_size(s->res[pool]), res_pools[pool].size);
         return AQ_RC_ENOSPC;
     }
@@ -300,7 +302,7 @@ static uint16_t fw_free_res(IrdmaDev *d, AqCmd *c)
         unsigned id = res_free_id(c, num, listed, i);
 
         if (!res_held(s, pool, id)) {
-            emu_trace(&d->host, "fw_res_not_allocated", "type 0x%02x id %u",
+            emu_trace(&d->host, TR_ERR_FW_RES_NOT_ALLOCATED, "type 0x%02x id %u",
                       res_pools[pool].type, id);
             return AQ_RC_ENOENT;
         }
@@ -362,7 +364,7 @@ static uint16_t fw_add_vsi(IrdmaDev *d, AqCmd *c)
     for (n = 0; n < FW_NUM_VSI && s->vsi[n]; n++) {
     }
     if (n == FW_NUM_VSI) {
-        emu_trace(&d->host, "fw_vsi_exhausted", "%u VSIs in use", s->num_vsi);
+        emu_trace(&d->host, TR_FW_VSI_EXHAUSTED, "%u VSIs in use", s->num_vsi);
         return AQ_RC_ENOSPC;
     }
     v = g_new0(FwVsi, 1);
@@ -372,7 +374,7 @@ static uint16_t fw_add_vsi(IrdmaDev *d, AqCmd *c)
     memcpy(v->props, c->buf, FW_VSI_PROPS_SIZE);
     s->vsi[n] = v;
     s->num_vsi++;
-    emu_trace(&d->host, "fw_vsi_add", "vsi %u type %u sections 0x%04x", n,
+    emu_trace(&d->host, TR_FW_VSI_ADD, "vsi %u type %u sections 0x%04x", n,
               v->flags & VSI_TYPE_M, ld16(c->buf + VSI_PROP_VALID_SECTIONS));
     set_vsi_resp(s, c, n);
     return AQ_RC_OK;
@@ -382,7 +384,7 @@ static FwVsi *lookup_vsi(IrdmaDev *d, AqCmd *c, unsigned *n)
 {
     *n = ld16(c->params + VSI_NUM) & VSI_NUM_M;
     if (*n >= FW_NUM_VSI || !d->sw->vsi[*n]) {
-        emu_trace(&d->host, "fw_vsi_unknown", "vsi %u", *n);
+        emu_trace(&d->host, TR_ERR_FW_VSI_UNKNOWN, "vsi %u", *n);
         return NULL;
     }
     return d->sw->vsi[*n];
@@ -397,7 +399,7 @@ static uint16_t fw_update_vsi(IrdmaDev *d, AqCmd *c)
         return AQ_RC_ENOENT;
     }
     merge_sections(v->props, c->buf);
-    emu_trace(&d->host, "fw_vsi_update", "vsi %u sections 0x%04x", n,
+    emu_trace(&d->host, TR_FW_VSI_UPDATE, "vsi %u sections 0x%04x", n,
               ld16(c->buf + VSI_PROP_VALID_SECTIONS));
     set_vsi_resp(d->sw, c, n);
     return AQ_RC_OK;
@@ -423,7 +425,7 @@ static uint16_t fw_free_vsi(IrdmaDev *d, AqCmd *c)
     vsi_free(v);
     s->vsi[n] = NULL;
     s->num_vsi--;
-    emu_trace(&d->host, "fw_vsi_free", "vsi %u", n);
+    emu_trace(&d->host, TR_FW_VSI_FREE, "vsi %u", n);
     set_vsi_resp(s, c, n);
     return AQ_RC_OK;
 }
@@ -497,7 +499,8 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
 
     if (is_list_rule(type)) {
         if (!list_id_allocated(s, type, index)) {
-            emu_trace(&d->host, "fw_rule_bad_list", "type %u list %u not allocated", type, index);
+            emu_trace(&d->host, TR_ERR_FW_RULE_BAD_LIST,
+                      "type %u list %u not allocated", type, index);
             return AQ_RC_ENOENT;
         }
         index |= LIST_RULE_KEY;     /* list ids live beside rule indexes */
@@ -510,7 +513,7 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
         } while (g_hash_table_contains(s->rules, GUINT_TO_POINTER(index)));
         st16(r + idx_off, index);
     } else if (!g_hash_table_contains(s->rules, GUINT_TO_POINTER(index))) {
-        emu_trace(&d->host, "fw_rule_unknown", "type %u index %u", type, index);
+        emu_trace(&d->host, TR_ERR_FW_RULE_UNKNOWN, "type %u index %u", type, index);
         return AQ_RC_ENOENT;
     }
     if (op == RULE_REMOVE) {
@@ -523,7 +526,7 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
         g_hash_table_replace(s->rules, GUINT_TO_POINTER(index), rule);
     }
     st16(r + RULE_STATUS, 0);
-    emu_trace(&d->host, "fw_rule", "%s type %u index %u",
+    emu_trace(&d->host, TR_FW_RULE, "%s type %u index %u",
               op == RULE_ADD ? "add" : op == RULE_UPDATE ? "update" : "remove", type,
               index & 0xffff);
     return AQ_RC_OK;
@@ -542,7 +545,8 @@ static uint16_t sw_rules(IrdmaDev *d, AqCmd *c, RuleOp op)
         uint16_t rc;
 
         if (!size) {
-            emu_trace(&d->host, "fw_rule_malformed", "rule %u of %u at offset %u", i, num, off);
+            emu_trace(&d->host, TR_ERR_FW_RULE_MALFORMED,
+                      "rule %u of %u at offset %u", i, num, off);
             return AQ_RC_EINVAL;
         }
         rc = apply_rule(d, op, c->buf + off, size);
@@ -578,7 +582,7 @@ static FwVsi *rss_vsi(IrdmaDev *d, AqCmd *c)
     unsigned n = id & RSS_VSI_ID_M;
 
     if (!(id & RSS_VSI_VALID) || n >= FW_NUM_VSI || !d->sw->vsi[n]) {
-        emu_trace(&d->host, "fw_rss_bad_vsi", "vsi_id 0x%04x", id);
+        emu_trace(&d->host, TR_ERR_FW_RSS_BAD_VSI, "vsi_id 0x%04x", id);
         return NULL;
     }
     return d->sw->vsi[n];
@@ -631,7 +635,7 @@ static uint8_t *rss_lut(IrdmaDev *d, AqCmd *c, uint16_t *size, bool set)
     if (!v || size_code >= G_N_ELEMENTS(lut_sizes) ||
         (type != RSS_LUT_TYPE_VSI && type != RSS_LUT_TYPE_PF) ||
         (type == RSS_LUT_TYPE_VSI && size_code != 0)) {
-        emu_trace(&d->host, "fw_rss_bad_lut", "flags 0x%04x datalen %u", flags, c->buf_len);
+        emu_trace(&d->host, TR_ERR_FW_RSS_BAD_LUT, "flags 0x%04x datalen %u", flags, c->buf_len);
         return NULL;
     }
     want = type == RSS_LUT_TYPE_VSI ? RSS_VSI_LUT_SIZE : lut_sizes[size_code];
@@ -639,7 +643,7 @@ static uint8_t *rss_lut(IrdmaDev *d, AqCmd *c, uint16_t *size, bool set)
         want = s->pf_lut_size ? s->pf_lut_size : FW_RSS_LUT_SIZE;
     }
     if (c->buf_len < want) {
-        emu_trace(&d->host, "fw_rss_bad_lut", "flags 0x%04x datalen %u < %u", flags,
+        emu_trace(&d->host, TR_ERR_FW_RSS_BAD_LUT, "flags 0x%04x datalen %u < %u", flags,
                   c->buf_len, want);
         return NULL;
     }
@@ -647,7 +651,7 @@ static uint8_t *rss_lut(IrdmaDev *d, AqCmd *c, uint16_t *size, bool set)
     if (type == RSS_LUT_TYPE_PF) {
         if (set) {
             s->pf_lut_size = want;
-            emu_trace(&d->host, "fw_rss_pf_lut", "set at %u entries", want);
+            emu_trace(&d->host, TR_FW_RSS_PF_LUT, "set at %u entries", want);
         }
         return s->pf_lut;
     }

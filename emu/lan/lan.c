@@ -17,7 +17,7 @@ static void qrx_ctrl_write(void *blk, const EmuReg *r, unsigned q, uint32_t val)
 
     val = (val & ~QRX_CTRL_QENA_STAT_M) | (ena ? QRX_CTRL_QENA_STAT_M : 0);
     if (ena != !!(emu_reg_get(d->regs, r, q) & QRX_CTRL_QENA_STAT_M)) {
-        emu_trace(&d->host, "lan_rxq", "queue %u %s", q, ena ? "enabled" : "disabled");
+        emu_trace(&d->host, TR_LAN_RXQ, "queue %u %s", q, ena ? "enabled" : "disabled");
         lan_rx_queue_enable(d->lan_rx, q, ena);
     }
     emu_reg_set(d->regs, r, q, val);

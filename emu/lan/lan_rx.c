@@ -127,7 +127,7 @@ void lan_rx_queue_enable(LanRx *r, unsigned q, bool ena)
     /* Only 32-byte descriptors are modelled; ice always asks for them (dsize 1). */
     rq->enabled = rq->qlen >= 2 && rq->head < rq->qlen && rq->dbuf &&
                   ld_bits(ctx, RXQ_CTX_DSIZE_LSB, 1);
-    emu_trace(&d->host, rq->enabled ? "lan_rx_queue" : "lan_rx_bad_context",
+    emu_trace(&d->host, rq->enabled ? TR_LAN_RX_QUEUE : TR_ERR_LAN_RX_BAD_CONTEXT,
               "queue %u base 0x%" G_GINT64_MODIFIER "x qlen %u dbuf %u rxmax %u", q, rq->base,
               rq->qlen, rq->dbuf, rq->rxmax);
 }
@@ -281,7 +281,7 @@ static bool deliver(LanRx *r, const RxFrame *fr)
     need = (len + rq->dbuf - 1) / rq->dbuf;
     if (rq->tail >= rq->qlen || need > avail) {
         r->stats.no_desc++;
-        emu_trace(&d->host, "lan_rx_no_desc", "queue %u: %u free, %u needed", fr->q, avail, need);
+        emu_trace(&d->host, TR_LAN_RX_NO_DESC, "queue %u: %u free, %u needed", fr->q, avail, need);
         return false;
     }
     while (off < len) {
@@ -293,7 +293,7 @@ static bool deliver(LanRx *r, const RxFrame *fr)
         if (d->host.ops->dma_read(d->host.opaque, daddr, desc, 8) < 0 ||
             d->host.ops->dma_write(d->host.opaque, ld64(desc), frame + off, n) < 0) {
             r->stats.dma_errors++;
-            emu_trace(&d->host, "lan_rx_dma_error", "queue %u descriptor %u", fr->q, rq->head);
+            emu_trace(&d->host, TR_LAN_RX_DMA_ERROR, "queue %u descriptor %u", fr->q, rq->head);
             return false;
         }
         off += n;
@@ -358,7 +358,7 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     }
     if (!fw_switch_rx_lookup(d->sw, frame, len, &vsi)) {
         r->stats.filtered++;
-        emu_trace(&d->host, "lan_rx_filtered", "dst %02x:%02x:%02x:%02x:%02x:%02x type 0x%04x: "
+        emu_trace(&d->host, TR_LAN_RX_FILTERED, "dst %02x:%02x:%02x:%02x:%02x:%02x type 0x%04x: "
                   "no Rx rule forwards it", frame[0], frame[1], frame[2], frame[3], frame[4],
                   frame[5], get_be16(frame + 12));
         return;
@@ -384,7 +384,7 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     memcpy(fr->data, frame, len);
     if (q >= LAN_NUM_RXQ || !r->q[q].enabled || g_queue_get_length(&r->pending) >= RX_MAX_PENDING) {
         r->stats.no_queue++;
-        emu_trace(&d->host, "lan_rx_no_queue", "vsi %u queue %u not enabled (or backlog)", vsi, q);
+        emu_trace(&d->host, TR_LAN_RX_NO_QUEUE, "vsi %u queue %u not enabled (or backlog)", vsi, q);
         g_free(fr);
         return;
     }

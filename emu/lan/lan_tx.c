@@ -212,7 +212,7 @@ static void tx_tso(LanTx *t, const TxPacket *p)
     if (!header_lengths(p, p->len, &mac, &ip, &l4) || l4 < 20 || p->mss < TX_MIN_MSS ||
         (p->cmd & TXD_CMD_L4T_M) != TXD_CMD_L4T_TCP || mac + ip + l4 > p->len ||
         mac + ip + l4 + p->mss > TX_WIRE_MAX) {
-        emu_trace(&d->host, "lan_tx_bad_tso", "len %zu offset 0x%x mss %u cmd 0x%x", p->len,
+        emu_trace(&d->host, TR_ERR_LAN_TX_BAD_TSO, "len %zu offset 0x%x mss %u cmd 0x%x", p->len,
                   p->offset, p->mss, p->cmd);
         t->stats.bad_desc++;
         return;
@@ -257,7 +257,7 @@ static void tx_packet(LanTx *t, const TxPacket *p)
         return;
     }
     if (p->len > TX_WIRE_MAX) {
-        emu_trace(&t->d->host, "lan_tx_oversize", "len %zu without TSO", p->len);
+        emu_trace(&t->d->host, TR_ERR_LAN_TX_OVERSIZE, "len %zu without TSO", p->len);
         t->stats.bad_desc++;
         return;
     }
@@ -291,7 +291,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
     bool irq = false, in_packet = false, spent = false;
 
     if (!fw_sched_get_txq(d->sched, txq, &q)) {
-        emu_trace(&d->host, "lan_tx_no_queue", "doorbell on queue %u, never added", txq);
+        emu_trace(&d->host, TR_ERR_LAN_TX_NO_QUEUE, "doorbell on queue %u, never added", txq);
         return;
     }
     if (q.teid != r->teid) {
@@ -302,7 +302,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
     base = ld_bits(q.ctx, TXQ_CTX_BASE_LSB, TXQ_CTX_BASE_WIDTH) * TXQ_BASE_UNIT;
     qlen = ld_bits(q.ctx, TXQ_CTX_QLEN_LSB, TXQ_CTX_QLEN_WIDTH);
     if (qlen == 0 || r->tail >= qlen || r->head >= qlen) {
-        emu_trace(&d->host, "lan_tx_bad_ring", "queue %u qlen %u head %u tail %u", txq, qlen,
+        emu_trace(&d->host, TR_ERR_LAN_TX_BAD_RING, "queue %u qlen %u head %u tail %u", txq, qlen,
                   r->head, r->tail);
         return;
     }
@@ -318,7 +318,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
 
         if (d->host.ops->dma_read(d->host.opaque, addr, desc, sizeof(desc)) < 0) {
             t->stats.dma_errors++;
-            emu_trace(&d->host, "lan_tx_dma_error", "queue %u descriptor %u", txq, r->head);
+            emu_trace(&d->host, TR_LAN_TX_DMA_ERROR, "queue %u descriptor %u", txq, r->head);
             return;
         }
         qw0 = ld64(desc);
@@ -337,13 +337,13 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
 
             if (p.len + sz > TX_MAX_FRAME || ++pkt_desc > TX_MAX_DESC_PER_FRAME) {
                 t->stats.bad_desc++;
-                emu_trace(&d->host, "lan_tx_bad_chain", "queue %u: %u descriptors, %zu bytes",
+                emu_trace(&d->host, TR_ERR_LAN_TX_BAD_CHAIN, "queue %u: %u descriptors, %zu bytes",
                           txq, pkt_desc, p.len + sz);
                 p.len = TX_MAX_FRAME + 1;   /* poison the packet: dropped at EOP */
             } else if (sz && d->host.ops->dma_read(d->host.opaque, qw0, t->frame + p.len,
                                                    sz) < 0) {
                 t->stats.dma_errors++;
-                emu_trace(&d->host, "lan_tx_dma_error", "queue %u buffer 0x%" G_GINT64_MODIFIER
+                emu_trace(&d->host, TR_LAN_TX_DMA_ERROR, "queue %u buffer 0x%" G_GINT64_MODIFIER
                           "x+%zu", txq, qw0, sz);
                 p.len = TX_MAX_FRAME + 1;
             } else {
@@ -366,7 +366,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
             }
         } else {
             t->stats.bad_desc++;
-            emu_trace(&d->host, "lan_tx_bad_dtype", "queue %u descriptor %u dtype %u", txq,
+            emu_trace(&d->host, TR_ERR_LAN_TX_BAD_DTYPE, "queue %u descriptor %u dtype %u", txq,
                       r->head, dtype);
         }
         r->head = (r->head + 1) % qlen;

@@ -121,7 +121,7 @@ static bool enqueue(IrdmaDev *d, WireQueue *q, uint64_t at, WireDest dest, const
 
     if (q->npkts >= WIRE_MAX_QUEUED) {
         d->wire->stats.dropped++;
-        emu_trace(&d->host, "wire_dropped", "len %zu: %u frames queued", len, WIRE_MAX_QUEUED);
+        emu_trace(&d->host, TR_WIRE_DROPPED, "len %zu: %u frames queued", len, WIRE_MAX_QUEUED);
         return false;
     }
     f = g_malloc(sizeof(*f) + len);

@@ -93,7 +93,7 @@ static bool parse_ah(IrdmaDev *d, const CqpWqe *w, PeAh *ah, CqpResult *r)
 
     if (st != HMC_OK) {
         hmc_status_fail(st, r);
-        emu_trace(&d->host, "ah_no_hmc", "ah=%u: AV context unbacked", idx);
+        emu_trace(&d->host, TR_ERR_AH_NO_HMC, "ah=%u: AV context unbacked", idx);
         return false;
     }
     *ah = (PeAh) {
@@ -113,13 +113,13 @@ static bool parse_ah(IrdmaDev *d, const CqpWqe *w, PeAh *ah, CqpResult *r)
     wqe_ip(w, ah->ipv4, CQPWQE_AH_SRCIP01_OFF, CQPWQE_AH_SRCIP23_OFF, ah->src_ip);
     if (ah->arp_idx >= hmc_obj_count(d, HMC_ARP)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "ah_bad_arp_idx", "ah=%u arp_idx=%u", idx, ah->arp_idx);
+        emu_trace(&d->host, TR_ERR_AH_BAD_ARP_IDX, "ah=%u arp_idx=%u", idx, ah->arp_idx);
         return false;
     }
     return true;
 }
 
-static void trace_ah(IrdmaDev *d, const char *ev, const PeAh *ah)
+static void trace_ah(IrdmaDev *d, EmuTraceId ev, const PeAh *ah)
 {
     emu_trace(&d->host, ev, "ah=%u pd=%u %s dst=%08x:%08x:%08x:%08x arp=%u tc=%u hop=%u "
               "fl=0x%05x vlan=%s0x%04x", ah->idx, ah->pd, ah->ipv4 ? "v4" : "v6",
@@ -137,14 +137,14 @@ static void op_create_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (ah_get(d, ah.idx)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "ah_exists", "ah=%u", ah.idx);
+        emu_trace(&d->host, TR_ERR_AH_EXISTS, "ah=%u", ah.idx);
         return;
     }
     n = g_new(PeAh, 1);
     *n = ah;
     g_hash_table_insert(d->ahs->ahs, GUINT_TO_POINTER(ah.idx), n);
     /* OPRETVAL stays 0: irdma's non-sleeping AH create takes anything else as a failure. */
-    trace_ah(d, "ah_create", n);
+    trace_ah(d, TR_AH_CREATE, n);
 }
 
 static void op_modify_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -157,11 +157,11 @@ static void op_modify_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     old = ah_get(d, ah.idx);
     if (!old) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "ah_none", "ah=%u", ah.idx);
+        emu_trace(&d->host, TR_ERR_AH_NONE, "ah=%u", ah.idx);
         return;
     }
     *old = ah;
-    trace_ah(d, "ah_modify", old);
+    trace_ah(d, TR_AH_MODIFY, old);
 }
 
 /* DESTROY carries the whole AH again; only the index matters. */
@@ -172,10 +172,10 @@ static void op_destroy_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     if (!g_hash_table_remove(d->ahs->ahs, GUINT_TO_POINTER(idx))) {
         cqp_fail(r, CQP_MAJ_ERROR,
                  idx >= hmc_obj_count(d, HMC_FSIAV) ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "ah_none", "ah=%u", idx);
+        emu_trace(&d->host, TR_ERR_AH_NONE, "ah=%u", idx);
         return;
     }
-    emu_trace(&d->host, "ah_destroy", "ah=%u", idx);
+    emu_trace(&d->host, TR_AH_DESTROY, "ah=%u", idx);
 }
 
 /* The group a CREATE/MODIFY WQE describes, members read from its context buffer: each valid
@@ -196,12 +196,12 @@ static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
     wqe_ip(w, g->ipv4, CQPWQE_MG_IP01_OFF, CQPWQE_MG_IP23_OFF, g->ip);
     if (g->idx >= MG_MAX) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "mcg_bad_idx", "mg=%u", g->idx);
+        emu_trace(&d->host, TR_ERR_MCG_BAD_IDX, "mg=%u", g->idx);
         return false;
     }
     if (pa == 0 || pa % 8 || !pe_dma_read(d, pa, ctx, sizeof(ctx))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "mcg_ctx_unreachable", "mg=%u ctx=0x%" G_GINT64_MODIFIER "x",
+        emu_trace(&d->host, TR_ERR_MCG_CTX_UNREACHABLE, "mg=%u ctx=0x%" G_GINT64_MODIFIER "x",
                   g->idx, pa);
         return false;
     }
@@ -216,7 +216,7 @@ static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
         qp = qp_lookup(d, qpn);
         if (!qp || qp->type != QP_TYPE_ROCE_UD) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-            emu_trace(&d->host, "mcg_bad_qp", "mg=%u entry %u: qp=%u is no UD QP", g->idx, i,
+            emu_trace(&d->host, TR_ERR_MCG_BAD_QP, "mg=%u entry %u: qp=%u is no UD QP", g->idx, i,
                       qpn);
             return false;
         }
@@ -234,13 +234,13 @@ static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (mcg_get(d, g.idx)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "mcg_exists", "mg=%u", g.idx);
+        emu_trace(&d->host, TR_ERR_MCG_EXISTS, "mg=%u", g.idx);
         return;
     }
     n = g_new(PeMcg, 1);
     *n = g;
     g_hash_table_insert(d->ahs->mcgs, GUINT_TO_POINTER(g.idx), n);
-    emu_trace(&d->host, "mcg_create", "mg=%u members=%u", g.idx, g.members);
+    emu_trace(&d->host, TR_MCG_CREATE, "mg=%u members=%u", g.idx, g.members);
 }
 
 static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -253,11 +253,11 @@ static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     old = mcg_get(d, g.idx);
     if (!old) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "mcg_none", "mg=%u", g.idx);
+        emu_trace(&d->host, TR_ERR_MCG_NONE, "mg=%u", g.idx);
         return;
     }
     *old = g;
-    emu_trace(&d->host, "mcg_modify", "mg=%u members=%u", g.idx, g.members);
+    emu_trace(&d->host, TR_MCG_MODIFY, "mg=%u members=%u", g.idx, g.members);
 }
 
 static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -266,10 +266,10 @@ static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (!g_hash_table_remove(d->ahs->mcgs, GUINT_TO_POINTER(idx))) {
         cqp_fail(r, CQP_MAJ_ERROR, idx >= MG_MAX ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "mcg_none", "mg=%u", idx);
+        emu_trace(&d->host, TR_ERR_MCG_NONE, "mg=%u", idx);
         return;
     }
-    emu_trace(&d->host, "mcg_destroy", "mg=%u", idx);
+    emu_trace(&d->host, TR_MCG_DESTROY, "mg=%u", idx);
 }
 
 static const CqpOp ah_ops[] = {

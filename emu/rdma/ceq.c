@@ -69,7 +69,7 @@ static bool eq_write(IrdmaDev *d, PeEq *eq, uint8_t *elem, size_t len, unsigned 
  * share the PFINT_*_CTL layout, ITR index included, so the cause is moderated like LAN ones. */
 static void eq_raise(IrdmaDev *d, uint32_t ctl, const char *what, unsigned id)
 {
-    emu_trace(&d->host, "eq_raise", "%s %u", what, id);
+    emu_trace(&d->host, TR_EQ_RAISE, "%s %u", what, id);
     intr_raise_ctl(d, ctl, what);
 }
 
@@ -99,16 +99,16 @@ bool eqs_ceq_post(IrdmaDev *d, unsigned ceq_id, uint64_t cq_ctx)
 
     /* A CQ may name a CEQ not created yet (the CCQ names CEQ 0 before it exists). */
     if (!eqs_ceq_exists(d, ceq_id)) {
-        emu_trace(&d->host, "ceq_none", "ceq=%u: CEQE for ctx 0x%" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_CEQ_NONE, "ceq=%u: CEQE for ctx 0x%" G_GINT64_MODIFIER
                   "x dropped", ceq_id, cq_ctx);
         return false;
     }
     st64(ceqe, pe_prep(CEQE_CTX, cq_ctx));
     if (!eq_write(d, &d->eqs->ceq[ceq_id], ceqe, CEQE_SIZE, 0, CEQE_VALID)) {
-        emu_trace(&d->host, "ceq_dma_error", "ceq=%u", ceq_id);
+        emu_trace(&d->host, TR_CEQ_DMA_ERROR, "ceq=%u", ceq_id);
         return false;
     }
-    emu_trace(&d->host, "ceq_post", "ceq=%u ctx=0x%" G_GINT64_MODIFIER "x", ceq_id, cq_ctx);
+    emu_trace(&d->host, TR_CEQ_POST, "ceq=%u ctx=0x%" G_GINT64_MODIFIER "x", ceq_id, cq_ctx);
     eq_raise(d, pe_reg_get(d, PE_CEQCTL, ceq_id), "ceq", ceq_id);
     return true;
 }
@@ -119,18 +119,18 @@ bool eqs_aeq_post(IrdmaDev *d, const AeqEntry *e)
     uint8_t aeqe[AEQE_SIZE];
 
     if (!eqs->aeq.created) {
-        emu_trace(&d->host, "aeq_none", "AEQE dropped");
+        emu_trace(&d->host, TR_AEQ_NONE, "AEQE dropped");
         return false;
     }
     if (!eqs->aeq_credits) {
         eqs->aeq_overflowed = true;
-        emu_trace(&d->host, "aeq_overflow", "no credit: AEQE dropped");
+        emu_trace(&d->host, TR_AEQ_OVERFLOW, "no credit: AEQE dropped");
         return false;
     }
     st64(aeqe, e->ctx);
     st64(aeqe + AEQE_QW1, (e->info & ~AEQE_VALID) | (eqs->aeq_overflowed ? AEQE_OVERFLOW : 0));
     if (!eq_write(d, &eqs->aeq, aeqe, AEQE_SIZE, AEQE_QW1, AEQE_VALID)) {
-        emu_trace(&d->host, "aeq_dma_error", "slot %u", eqs->aeq.head);
+        emu_trace(&d->host, TR_AEQ_DMA_ERROR, "slot %u", eqs->aeq.head);
         return false;
     }
     eqs->aeq_credits--;
@@ -148,7 +148,7 @@ static void aeqalloc_write(void *blk, const EmuReg *r, unsigned idx, uint32_t co
     (void)r;
     (void)idx;
     if (!eqs->aeq.created) {
-        emu_trace(&d->host, "aeq_alloc_no_aeq", "count=%u", count);
+        emu_trace(&d->host, TR_ERR_AEQ_ALLOC_NO_AEQ, "count=%u", count);
         return;
     }
     /* Credits never exceed the ring: a driver returning more gains nothing. */
@@ -209,7 +209,7 @@ static void op_create_ceq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     *ceq = (PeEq) { .created = true, .map = map, .size = elems, .valid = 1 };
-    emu_trace(&d->host, "ceq_create", "ceq=%u size=%u %s", id, ceq->size,
+    emu_trace(&d->host, TR_CEQ_CREATE, "ceq=%u size=%u %s", id, ceq->size,
               map.virt ? "virtual" : "contiguous");
 }
 
@@ -222,7 +222,7 @@ static void op_destroy_ceq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     d->eqs->ceq[id] = (PeEq) { 0 };
-    emu_trace(&d->host, "ceq_destroy", "ceq=%u", id);
+    emu_trace(&d->host, TR_CEQ_DESTROY, "ceq=%u", id);
 }
 
 static void op_create_aeq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -246,7 +246,7 @@ static void op_create_aeq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     /* The driver never pre-posts credits: the whole ring is the device's to start with. */
     eqs->aeq_credits = elems;
     eqs->aeq_overflowed = false;
-    emu_trace(&d->host, "aeq_create", "size=%u %s", eqs->aeq.size,
+    emu_trace(&d->host, TR_AEQ_CREATE, "size=%u %s", eqs->aeq.size,
               map.virt ? "virtual" : "contiguous");
 }
 
@@ -259,7 +259,7 @@ static void op_destroy_aeq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     d->eqs->aeq = (PeEq) { 0 };
     d->eqs->aeq_credits = 0;
-    emu_trace(&d->host, "aeq_destroy", "AEQ destroyed");
+    emu_trace(&d->host, TR_AEQ_DESTROY, "AEQ destroyed");
 }
 
 static const CqpOp eqs_ops[] = {

@@ -90,13 +90,13 @@ static bool write_slot(IrdmaDev *d, const PeCq *cq, uint32_t slot, uint8_t valid
     HmcStatus st = hmc_queue_gpa(d, &cq->map, (uint64_t)slot * CQE_SIZE, &gpa);
 
     if (st != HMC_OK) {
-        emu_trace(&d->host, "cq_unmapped", "cq=%u slot %u: CQE dropped", cq->id, slot);
+        emu_trace(&d->host, TR_ERR_CQ_UNMAPPED, "cq=%u slot %u: CQE dropped", cq->id, slot);
         return false;
     }
     hdr = ld64(cqe + CQE_HDR) & ~CQE_VALID;
     st64(cqe + CQE_HDR, hdr | (valid ? CQE_VALID : 0));
     if (!pe_dma_write(d, gpa, cqe, CQE_SIZE)) {
-        emu_trace(&d->host, "cq_dma_error", "cq=%u slot %u", cq->id, slot);
+        emu_trace(&d->host, TR_CQ_DMA_ERROR, "cq=%u slot %u", cq->id, slot);
         return false;
     }
     return true;
@@ -116,11 +116,11 @@ static bool post(IrdmaDev *d, uint32_t id, uint8_t cqe[CQE_SIZE], uint8_t *ext, 
     PeCq *cq = lookup(d, id);
 
     if (!cq) {
-        emu_trace(&d->host, "cq_post_no_cq", "cq=%u", id);
+        emu_trace(&d->host, TR_ERR_CQ_POST_NO_CQ, "cq=%u", id);
         return false;
     }
     if (cq_full(d, cq, ext ? 2 : 1)) {
-        emu_trace(&d->host, "cq_overflow", "cq=%u head=%u: CQE dropped", id, cq->head);
+        emu_trace(&d->host, TR_ERR_CQ_OVERFLOW, "cq=%u head=%u: CQE dropped", id, cq->head);
         return false;
     }
     if (ext) {
@@ -182,17 +182,17 @@ static void arm_doorbell(IrdmaDev *d, uint32_t val)
     uint64_t arm;
 
     if (!cq) {
-        emu_trace(&d->host, "cq_arm_no_cq", "cq=%u", val);
+        emu_trace(&d->host, TR_ERR_CQ_ARM_NO_CQ, "cq=%u", val);
         return;
     }
     if (!pe_dma_read(d, cq->shadow_pa + CQ_SHADOW_ARM_OFF, &arm, 8)) {
-        emu_trace(&d->host, "cq_arm_dma_error", "cq=%u", val);
+        emu_trace(&d->host, TR_CQ_ARM_DMA_ERROR, "cq=%u", val);
         return;
     }
     arm = ld64(&arm);
     cq->arm_any = arm & CQ_SHADOW_ARM_NEXT;
     cq->arm_se = arm & CQ_SHADOW_ARM_NEXT_SE;
-    emu_trace(&d->host, "cq_arm", "cq=%u next=%d se=%d", val, cq->arm_any, cq->arm_se);
+    emu_trace(&d->host, TR_CQ_ARM, "cq=%u next=%d se=%d", val, cq->arm_any, cq->arm_se);
 }
 
 static void op_create_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -256,7 +256,7 @@ static void op_create_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         .ceq_id = pe_get(w->hdr, CQPWQE_CQ_CEQID),
     };
     g_hash_table_insert(d->cqs->cqs, GUINT_TO_POINTER(id), cq);
-    emu_trace(&d->host, "cq_create", "cq=%u size=%u %s ceq=%d", id, cq->size,
+    emu_trace(&d->host, TR_CQ_CREATE, "cq=%u size=%u %s ceq=%d", id, cq->size,
               virt ? "virtual" : "contiguous", cq->ceq_valid ? cq->ceq_id : -1);
 }
 
@@ -279,36 +279,37 @@ static void op_modify_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (!cq || id == CQ_ID_CCQ) {
         cqp_fail(r, CQP_MAJ_ERROR, cq ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "cq_modify_refused", "cq=%u: %s", id, cq ? "the CCQ" : "no such CQ");
+        emu_trace(&d->host, TR_ERR_CQ_MODIFY_REFUSED,
+                  "cq=%u: %s", id, cq ? "the CCQ" : "no such CQ");
         return;
     }
     if (shadow == 0 || shadow % 8) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "cq_modify_bad_shadow", "cq=%u", id);
+        emu_trace(&d->host, TR_ERR_CQ_MODIFY_BAD_SHADOW, "cq=%u", id);
         return;
     }
     if (resize) {
         if (size == 0 || size > CQ_SIZE_MAX) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
-            emu_trace(&d->host, "cq_resize_bad_size", "cq=%u size=%" G_GINT64_MODIFIER "u",
+            emu_trace(&d->host, TR_ERR_CQ_RESIZE_BAD_SIZE, "cq=%u size=%" G_GINT64_MODIFIER "u",
                       id, size);
             return;
         }
         if ((w->hdr & CQPWQE_CQ_AVOIDMEMCNFLCT) ||
             (virt && pe_get(w->hdr, CQPWQE_LPBLSIZE) != PBL_LEVEL_1)) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-            emu_trace(&d->host, "cq_resize_bad_field", "cq=%u", id);
+            emu_trace(&d->host, TR_ERR_CQ_RESIZE_BAD_FIELD, "cq=%u", id);
             return;
         }
         if (!virt && (map.pa == 0 || map.pa % CQE_SIZE)) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-            emu_trace(&d->host, "cq_resize_bad_addr", "cq=%u", id);
+            emu_trace(&d->host, TR_ERR_CQ_RESIZE_BAD_ADDR, "cq=%u", id);
             return;
         }
         st = hmc_queue_check(d, &map, size * CQE_SIZE);
         if (st != HMC_OK) {
             hmc_status_fail(st, r);
-            emu_trace(&d->host, "cq_resize_unmapped", "cq=%u", id);
+            emu_trace(&d->host, TR_ERR_CQ_RESIZE_UNMAPPED, "cq=%u", id);
             return;
         }
         cq->map = map;
@@ -318,7 +319,7 @@ static void op_modify_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     cq->shadow_pa = shadow;
     cq->chk_overflow = w->hdr & CQPWQE_CQ_CHKOVERFLOW;
-    emu_trace(&d->host, resize ? "cq_resize" : "cq_modify", "cq=%u size=%u %s", id, cq->size,
+    emu_trace(&d->host, resize ? TR_CQ_RESIZE : TR_CQ_MODIFY, "cq=%u size=%u %s", id, cq->size,
               cq->map.virt ? "virtual" : "contiguous");
 }
 
@@ -332,7 +333,7 @@ static void op_destroy_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     /* Destroying the CCQ completes through CQPTAIL only (irdma_sc_ccq_destroy polls it). */
     r->no_ccqe = id == CQ_ID_CCQ;
-    emu_trace(&d->host, "cq_destroy", "cq=%u", id);
+    emu_trace(&d->host, TR_CQ_DESTROY, "cq=%u", id);
 }
 
 static const CqpOp cq_ops[] = {
@@ -358,7 +359,7 @@ static void cqack_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
     (void)idx;
     /* One CEQE of this CQ consumed. The model emits at most one CEQE per arm, so there is no
      * per-CQ CEQE credit to return. */
-    emu_trace(&d->host, "pe_cqack", "cq=%u", val);
+    emu_trace(&d->host, TR_PE_CQACK, "cq=%u", val);
 }
 
 /* The CQ doorbells: arm (the kernel's, and the user doorbell page's copy) and CEQE ack. */

@@ -180,7 +180,7 @@ const CqpOp *cqp_lookup(IrdmaDev *d, uint8_t opcode)
 /* CCQPSTATUS := ERR with the codes in CQPERRCODES. */
 static void create_failed(IrdmaDev *d, uint16_t maj, uint16_t min, const char *why)
 {
-    emu_trace(&d->host, "cqp_create_failed", "%s (maj=0x%04x min=0x%04x)", why, maj, min);
+    emu_trace(&d->host, TR_ERR_CQP_CREATE_FAILED, "%s (maj=0x%04x min=0x%04x)", why, maj, min);
     reg_set(d, CQP_REG_ERRCODES, ((uint32_t)maj << 16) | min);
     reg_set(d, CQP_REG_STATUS, PFPE_CCQPSTATUS_ERR_M);
 }
@@ -202,7 +202,7 @@ static void context_written(IrdmaDev *d)
         }
         cqp->created = false;
         reg_set(d, CQP_REG_STATUS, 0);
-        emu_trace(&d->host, "cqp_destroy", "CQP destroyed");
+        emu_trace(&d->host, TR_CQP_DESTROY, "CQP destroyed");
         d->rdma_teardowns++;
         d->rdma_leaked += cqp_leak_check(d);
         /* The function's PE instance ends with its CQP: the next driver instance queries and
@@ -244,7 +244,7 @@ static void context_written(IrdmaDev *d)
     cqp->created = true;
     reg_set(d, CQP_REG_ERRCODES, 0);
     reg_set(d, CQP_REG_STATUS, PFPE_CCQPSTATUS_DONE_M);
-    emu_trace(&d->host, "cqp_create", "SQ of %u WQEs at 0x%" G_GINT64_MODIFIER "x tail=%u",
+    emu_trace(&d->host, TR_CQP_CREATE, "SQ of %u WQEs at 0x%" G_GINT64_MODIFIER "x tail=%u",
               cqp->sq_size, sq, cqp->tail);
 }
 
@@ -314,7 +314,7 @@ static bool process_one(IrdmaDev *d)
                                           cqp_wqe_object_id(&w, op->object))) &&
                    fa->kind == FAULT_DELAY) {
             cqp->ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process, cqp);
-            emu_trace(&d->host, "cqp_wqe_delayed", "%s idx=%u by the fault plan", name, w.idx);
+            emu_trace(&d->host, TR_CQP_WQE_DELAYED, "%s idx=%u by the fault plan", name, w.idx);
             return false;
         } else if (fa && fa->kind == FAULT_ERROR) {
             cqp_fail(&r, fa->maj, fa->min);       /* the plan's error, the op not run */
@@ -326,11 +326,11 @@ static bool process_one(IrdmaDev *d)
         cqp->tail = 0;
         cqp->valid ^= 1;
     }
-    emu_trace(&d->host, "cqp_wqe", "%s (0x%02x) idx=%u -> maj=0x%04x min=0x%04x ret=0x%x",
+    emu_trace(&d->host, TR_CQP_WQE, "%s (0x%02x) idx=%u -> maj=0x%04x min=0x%04x ret=0x%x",
               name, w.opcode, w.idx, r.maj, r.min, r.ret_val);
     if (fa && fa->kind == FAULT_DROP) {
         /* The op ran; neither CQPTAIL nor the CCQ will ever say so. */
-        emu_trace(&d->host, "cqp_completion_dropped", "idx=%u by the fault plan", w.idx);
+        emu_trace(&d->host, TR_CQP_COMPLETION_DROPPED, "idx=%u by the fault plan", w.idx);
         return true;
     }
     complete(d, w.idx, &r);
@@ -385,11 +385,12 @@ static void process(void *opaque)
 
     cqp->ev = NULL;
     if (!cqp->created) {
-        emu_trace(&d->host, "cqp_db_no_cqp", "head=%u: ignored", head);
+        /* Not a guest error: irdma writes the doorbell (head 0) with no CQP created. */
+        emu_trace(&d->host, TR_CQP_DB_NO_CQP, "head=%u: ignored", head);
         return;
     }
     if (head >= cqp->sq_size) {
-        emu_trace(&d->host, "cqp_db_bad_head", "head=%u size=%u: ignored", head, cqp->sq_size);
+        emu_trace(&d->host, TR_ERR_CQP_DB_BAD_HEAD, "head=%u size=%u: ignored", head, cqp->sq_size);
         return;
     }
     while (cqp->tail != head && n++ < batch) {
@@ -540,7 +541,7 @@ unsigned cqp_leak_check(IrdmaDev *d)
     unsigned lmacs = ltab_local_mac_count(d), push = ltab_push_page_count(d);
 
     total = qps + cqs + ceqs + aeq + ws + stats + mrs + ahs + mcgs + apbvt + qhash + lmacs + push;
-    emu_trace(&d->host, total ? "cqp_leak" : "cqp_leak_check",
+    emu_trace(&d->host, total ? TR_ERR_CQP_LEAK : TR_CQP_LEAK_CHECK,
               "live after CQP destroy: qps=%u cqs=%u ceqs=%u aeq=%u ws_nodes=%u stats_inst=%u "
               "mrs=%u ahs=%u mcgs=%u apbvt_ports=%u qhash=%u local_macs=%u push_pages=%u",
               qps, cqs, ceqs, aeq, ws, stats, mrs, ahs, mcgs, apbvt, qhash, lmacs, push);
@@ -561,10 +562,10 @@ static void op_manage_arp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         uint64_t mac = pe_get(cqp_qw(w, CQPWQE_ARP_MAC_OFF), CQPWQE_ARP_MAC);
 
         d->cqp->arp[idx] = mac | CQP_ARP_VALID;
-        emu_trace(&d->host, "arp_add", "idx=%u mac=%012" G_GINT64_MODIFIER "x", idx, mac);
+        emu_trace(&d->host, TR_ARP_ADD, "idx=%u mac=%012" G_GINT64_MODIFIER "x", idx, mac);
     } else {
         d->cqp->arp[idx] = 0;
-        emu_trace(&d->host, "arp_del", "idx=%u", idx);
+        emu_trace(&d->host, TR_ARP_DEL, "idx=%u", idx);
     }
 }
 

@@ -206,7 +206,7 @@ HmcStatus hmc_queue_check(IrdmaDev *d, const PeQueueMap *m, uint64_t bytes)
 static bool fn_id_ok(IrdmaDev *d, uint64_t fn, CqpResult *r, const char *op)
 {
     if (fn != PE_PF_HMC_FN_ID) {
-        emu_trace(&d->host, "hmc_bad_fn", "%s hmc_fn_id=%" G_GINT64_MODIFIER "u", op, fn);
+        emu_trace(&d->host, TR_ERR_HMC_BAD_FN, "%s hmc_fn_id=%" G_GINT64_MODIFIER "u", op, fn);
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
         return false;
     }
@@ -281,7 +281,7 @@ static void op_commit_fpm_val(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
         /* The driver writes a plain count; anything above the count field is not a count. */
         if (qw & ~obj_desc[t].cnt_mask || qw > obj_desc[t].max_cnt) {
-            emu_trace(&d->host, "hmc_commit_bad_count", "%s count=0x%" G_GINT64_MODIFIER
+            emu_trace(&d->host, TR_ERR_HMC_COMMIT_BAD_COUNT, "%s count=0x%" G_GINT64_MODIFIER
                       "x max=%u", obj_desc[t].name, qw, obj_desc[t].max_cnt);
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
             return;
@@ -301,7 +301,7 @@ static void op_commit_fpm_val(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         }
     }
     if (cursor > (uint64_t)HMC_MAX_SDS * HMC_SD_SIZE) {
-        emu_trace(&d->host, "hmc_commit_too_big", "FPM of %" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_ERR_HMC_COMMIT_TOO_BIG, "FPM of %" G_GINT64_MODIFIER
                   "u bytes > %u SDs", cursor, HMC_MAX_SDS);
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
         return;
@@ -317,7 +317,7 @@ static void op_commit_fpm_val(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     hmc->committed = true;
-    emu_trace(&d->host, "hmc_commit", "QP=%u CQ=%u MR=%u PBLE=%u at 0x%" G_GINT64_MODIFIER
+    emu_trace(&d->host, TR_HMC_COMMIT, "QP=%u CQ=%u MR=%u PBLE=%u at 0x%" G_GINT64_MODIFIER
               "x: %" G_GINT64_MODIFIER "u bytes of FPM", cnt[HMC_QP], cnt[HMC_CQ], cnt[HMC_MR],
               cnt[HMC_PBLE], base[HMC_PBLE], cursor);
 }
@@ -364,7 +364,7 @@ static void op_update_pe_sds(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         uint64_t idx = pe_get(e[i].cmd, SD_CMD_IDX);
 
         if (!(e[i].cmd & SD_CMD_WRITE) || idx >= HMC_MAX_SDS) {
-            emu_trace(&d->host, "hmc_sd_bad_entry", "entry %u cmd=0x%08" G_GINT64_MODIFIER "x",
+            emu_trace(&d->host, TR_ERR_HMC_SD_BAD_ENTRY, "entry %u cmd=0x%08" G_GINT64_MODIFIER "x",
                       i, e[i].cmd & 0xffffffffu);
             cqp_fail(r, CQP_MAJ_ERROR, (e[i].cmd & SD_CMD_WRITE) ? CQP_MIN_BAD_ID
                                                                  : CQP_MIN_BAD_FIELD);
@@ -377,7 +377,7 @@ static void op_update_pe_sds(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         sd->valid = e[i].data & SD_DATA_VALID;
         sd->direct = e[i].data & SD_DATA_DIRECT;
         sd->pa = sd->valid ? (e[i].data & SD_DATA_PA) : 0;
-        emu_trace(&d->host, "hmc_sd", "sd %u %s %s pa=0x%" G_GINT64_MODIFIER "x",
+        emu_trace(&d->host, TR_HMC_SD, "sd %u %s %s pa=0x%" G_GINT64_MODIFIER "x",
                   (unsigned)pe_get(e[i].cmd, SD_CMD_IDX), sd->valid ? "set" : "clear",
                   sd->direct ? "direct" : "paged", sd->pa);
     }

@@ -132,19 +132,19 @@ static void op_manage_apbvt(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (st != HMC_OK) {
         hmc_status_fail(st, r);
-        emu_trace(&d->host, "apbvt_no_hmc", "port=%u", port);
+        emu_trace(&d->host, TR_ERR_APBVT_NO_HMC, "port=%u", port);
         return;
     }
     /* irdma counts its users per port and only adds the first / deletes the last. */
     if (add == ltab_apbvt_has(d, port)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "apbvt_refused", "%s port %u: %s", add ? "add" : "delete", port,
+        emu_trace(&d->host, TR_ERR_APBVT_REFUSED, "%s port %u: %s", add ? "add" : "delete", port,
                   add ? "already there" : "not there");
         return;
     }
     t->apbvt[port / 8] ^= 1u << (port % 8);
     t->apbvt_count += add ? 1 : -1;
-    emu_trace(&d->host, add ? "apbvt_add" : "apbvt_del", "port=%u", port);
+    emu_trace(&d->host, add ? TR_APBVT_ADD : TR_APBVT_DEL, "port=%u", port);
 }
 
 static void qhash_ip(const CqpWqe *w, bool ipv4, unsigned off01, unsigned off23, uint32_t ip[4])
@@ -193,12 +193,12 @@ static void op_manage_qhash(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     if (e.key.type < QHASH_TYPE_TCP_ESTABLISHED || e.key.type > QHASH_TYPE_ROCEV2_HW ||
         manage > QHASH_MANAGE_MODIFY) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qhash_bad_field", "type=%u manage=%u", e.key.type, manage);
+        emu_trace(&d->host, TR_ERR_QHASH_BAD_FIELD, "type=%u manage=%u", e.key.type, manage);
         return;
     }
     if (manage != QHASH_MANAGE_DELETE && e.qpn >= hmc_obj_count(d, HMC_QP)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "qhash_bad_qp", "qpn=%u", e.qpn);
+        emu_trace(&d->host, TR_ERR_QHASH_BAD_QP, "qpn=%u", e.qpn);
         return;
     }
     old = g_hash_table_lookup(t->qhash, &e.key);
@@ -206,13 +206,13 @@ static void op_manage_qhash(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     case QHASH_MANAGE_ADD:
         if (old) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            emu_trace(&d->host, "qhash_exists", "port=%u type=%u", e.key.dest_port,
+            emu_trace(&d->host, TR_ERR_QHASH_EXISTS, "port=%u type=%u", e.key.dest_port,
                       e.key.type);
             return;
         }
         if (g_hash_table_size(t->qhash) >= MIN(QHASH_ENTRIES_MAX, hmc_obj_count(d, HMC_HTE))) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
-            emu_trace(&d->host, "qhash_full", "%u entries", g_hash_table_size(t->qhash));
+            emu_trace(&d->host, TR_QHASH_FULL, "%u entries", g_hash_table_size(t->qhash));
             return;
         }
         n = g_new(PeQhash, 1);
@@ -222,7 +222,7 @@ static void op_manage_qhash(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     case QHASH_MANAGE_MODIFY:
         if (!old) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            emu_trace(&d->host, "qhash_none", "port=%u type=%u", e.key.dest_port, e.key.type);
+            emu_trace(&d->host, TR_ERR_QHASH_NONE, "port=%u type=%u", e.key.dest_port, e.key.type);
             return;
         }
         old->qpn = e.qpn;
@@ -232,13 +232,13 @@ static void op_manage_qhash(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     default:
         if (!old) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            emu_trace(&d->host, "qhash_none", "port=%u type=%u", e.key.dest_port, e.key.type);
+            emu_trace(&d->host, TR_ERR_QHASH_NONE, "port=%u type=%u", e.key.dest_port, e.key.type);
             return;
         }
         g_hash_table_remove(t->qhash, &e.key);
         break;
     }
-    emu_trace(&d->host, "qhash", "%s type=%u %s dst=%08x:%u src=%08x:%u qp=%u qs=%u",
+    emu_trace(&d->host, TR_QHASH_MANAGE, "%s type=%u %s dst=%08x:%u src=%08x:%u qp=%u qs=%u",
               manage == QHASH_MANAGE_ADD ? "add" : manage == QHASH_MANAGE_MODIFY ? "modify" :
               "delete", e.key.type, e.key.ipv4 ? "v4" : "v6", e.key.dest_ip[0],
               e.key.dest_port, e.key.src_ip[0], e.key.src_port, e.qpn, e.qs_handle);
@@ -255,12 +255,12 @@ static void op_alloc_local_mac(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (i == LMAC_ENTRIES) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
-        emu_trace(&d->host, "local_mac_full", "%u entries", LMAC_ENTRIES);
+        emu_trace(&d->host, TR_LOCAL_MAC_FULL, "%u entries", LMAC_ENTRIES);
         return;
     }
     t->lmac[i] = (LocalMac) { .allocated = true };
     r->ret_val = i;
-    emu_trace(&d->host, "local_mac_alloc", "idx=%u", i);
+    emu_trace(&d->host, TR_LOCAL_MAC_ALLOC, "idx=%u", i);
 }
 
 /* MANAGE_LOC_MAC_TABLE: write an allocated entry, or free it (FREEENTRY). */
@@ -272,17 +272,17 @@ static void op_manage_local_mac(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (!e->allocated) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "local_mac_none", "idx=%u not allocated", idx);
+        emu_trace(&d->host, TR_ERR_LOCAL_MAC_NONE, "idx=%u not allocated", idx);
         return;
     }
     if (w->hdr & CQPWQE_LMAC_FREEENTRY) {
         *e = (LocalMac) { 0 };
-        emu_trace(&d->host, "local_mac_free", "idx=%u", idx);
+        emu_trace(&d->host, TR_LOCAL_MAC_FREE, "idx=%u", idx);
         return;
     }
     e->mac = pe_get(cqp_qw(w, CQPWQE_LMAC_MAC_OFF), CQPWQE_LMAC_MAC);
     e->written = true;
-    emu_trace(&d->host, "local_mac_set", "idx=%u mac=%012" G_GINT64_MODIFIER "x", idx, e->mac);
+    emu_trace(&d->host, TR_LOCAL_MAC_SET, "idx=%u mac=%012" G_GINT64_MODIFIER "x", idx, e->mac);
 }
 
 /* MANAGE_PUSH_PAGES: allocate (OPRETVAL = the page) for a WS leaf, or free one. */
@@ -294,37 +294,37 @@ static void op_manage_push_pages(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (pe_get(w->hdr, CQPWQE_PUSH_TYPE) != 0) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "push_page_bad_type", "type=%u",
+        emu_trace(&d->host, TR_ERR_PUSH_PAGE_BAD_TYPE, "type=%u",
                   (unsigned)pe_get(w->hdr, CQPWQE_PUSH_TYPE));
         return;
     }
     if (w->hdr & CQPWQE_PUSH_FREE_PAGE) {
         if (!t->push[idx]) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-            emu_trace(&d->host, "push_page_none", "idx=%u not allocated", idx);
+            emu_trace(&d->host, TR_ERR_PUSH_PAGE_NONE, "idx=%u not allocated", idx);
             return;
         }
         t->push[idx] = 0;
         t->push_count--;
-        emu_trace(&d->host, "push_page_free", "idx=%u", idx);
+        emu_trace(&d->host, TR_PUSH_PAGE_FREE, "idx=%u", idx);
         return;
     }
     if (!ws_qs_handle_leaf(d, qs)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "push_page_bad_qs", "qs_handle=%u is no WS leaf", qs);
+        emu_trace(&d->host, TR_ERR_PUSH_PAGE_BAD_QS, "qs_handle=%u is no WS leaf", qs);
         return;
     }
     for (idx = 0; idx < QP_PUSH_PAGES && t->push[idx]; idx++) {
     }
     if (idx == QP_PUSH_PAGES) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
-        emu_trace(&d->host, "push_page_full", "%u pages", QP_PUSH_PAGES);
+        emu_trace(&d->host, TR_PUSH_PAGE_FULL, "%u pages", QP_PUSH_PAGES);
         return;
     }
     t->push[idx] = 1;
     t->push_count++;
     r->ret_val = idx;
-    emu_trace(&d->host, "push_page_alloc", "idx=%u qs=%u", idx, qs);
+    emu_trace(&d->host, TR_PUSH_PAGE_ALLOC, "idx=%u qs=%u", idx, qs);
 }
 
 static const CqpOp ltab_ops[] = {

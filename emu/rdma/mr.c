@@ -79,19 +79,19 @@ static bool wqe_index(IrdmaDev *d, const CqpWqe *w, bool want_free, uint32_t *in
 
     if (st != HMC_OK) {
         hmc_status_fail(st, r);
-        emu_trace(&d->host, "stag_no_hmc", "stag_idx=0x%06x index=%u: MR context unbacked",
+        emu_trace(&d->host, TR_ERR_MR_STAG_NO_HMC, "stag_idx=0x%06x index=%u: MR context unbacked",
                   stag_idx, idx);
         return false;
     }
     /* Index 0 makes STag 0, which means "no translation" to privileged QPs. */
     if (idx == 0) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "stag_zero", "stag_idx=0x%06x: index 0 is reserved", stag_idx);
+        emu_trace(&d->host, TR_ERR_MR_STAG_ZERO, "stag_idx=0x%06x: index 0 is reserved", stag_idx);
         return false;
     }
     if (want_free && mr_lookup(d, idx)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "stag_in_use", "index=%u already allocated", idx);
+        emu_trace(&d->host, TR_ERR_MR_STAG_IN_USE, "index=%u already allocated", idx);
         return false;
     }
     *index = idx;
@@ -105,7 +105,7 @@ static bool fn_ok(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if ((w->hdr & CQPWQE_STAG_USEHMCFNIDX) && fn != PE_PF_HMC_FN_ID) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "stag_bad_fn", "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
+        emu_trace(&d->host, TR_ERR_MR_STAG_BAD_FN, "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
         return false;
     }
     return true;
@@ -119,7 +119,7 @@ static bool rights_ok(IrdmaDev *d, unsigned rights, bool remote, CqpResult *r)
     if ((rem && !remote) ||
         ((rights & STAG_RIGHT_REMOTE_WRITE) && !(rights & STAG_RIGHT_LOCAL_WRITE))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "stag_bad_rights", "rights=0x%02x remote_access=%d", rights,
+        emu_trace(&d->host, TR_ERR_MR_STAG_BAD_RIGHTS, "rights=0x%02x remote_access=%d", rights,
                   remote);
         return false;
     }
@@ -132,7 +132,7 @@ static bool page_size_ok(IrdmaDev *d, unsigned enc, uint64_t *size, CqpResult *r
 
     if (enc >= G_N_ELEMENTS(sizes)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "stag_bad_page_size", "hpagesize=%u", enc);
+        emu_trace(&d->host, TR_ERR_MR_STAG_BAD_PAGE_SIZE, "hpagesize=%u", enc);
         return false;
     }
     *size = sizes[enc];
@@ -153,7 +153,7 @@ static bool pbl_ok(IrdmaDev *d, unsigned level, uint32_t first, uint64_t pages, 
     }
     if (first >= cnt || n > cnt - first) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "stag_bad_pbl", "first_pble=%u entries=%" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_ERR_MR_STAG_BAD_PBL, "first_pble=%u entries=%" G_GINT64_MODIFIER
                   "u of %u", first, n, cnt);
         return false;
     }
@@ -163,7 +163,7 @@ static bool pbl_ok(IrdmaDev *d, unsigned level, uint32_t first, uint64_t pages, 
     }
     if (st != HMC_OK) {
         hmc_status_fail(st, r);
-        emu_trace(&d->host, "stag_pbl_unmapped", "first_pble=%u entries=%" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_ERR_MR_STAG_PBL_UNMAPPED, "first_pble=%u entries=%" G_GINT64_MODIFIER
                   "u", first, n);
         return false;
     }
@@ -196,7 +196,8 @@ static void op_alloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         if (rights || level || pe_get(qw1, CQPWQE_STAG_LEN) ||
             (w->hdr & CQPWQE_STAG_VABASEDTO)) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-            emu_trace(&d->host, "mw_alloc_bad_field", "index=%u hdr=0x%016" G_GINT64_MODIFIER
+            emu_trace(&d->host, TR_ERR_MR_MW_ALLOC_BAD_FIELD,
+                      "index=%u hdr=0x%016" G_GINT64_MODIFIER
                       "x", idx, w->hdr);
             g_free(mr);
             return;
@@ -217,7 +218,7 @@ static void op_alloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         mr->page_size = page;
         if (level != PBL_LEVEL_NONE && level != PBL_LEVEL_1 && level != PBL_LEVEL_2) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-            emu_trace(&d->host, "stag_bad_pbl_level", "index=%u level=%u", idx, level);
+            emu_trace(&d->host, TR_ERR_MR_STAG_BAD_PBL_LEVEL, "index=%u level=%u", idx, level);
             g_free(mr);
             return;
         }
@@ -232,10 +233,10 @@ static void op_alloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(idx), mr);
     if (is_mw) {
-        emu_trace(&d->host, "mw_alloc", "index=%u stag_idx=0x%06x type=%u pd=%u", idx,
+        emu_trace(&d->host, TR_MR_MW_ALLOC, "index=%u stag_idx=0x%06x type=%u pd=%u", idx,
                   mr->stag_idx, mr->mw_type, mr->pd);
     } else {
-        emu_trace(&d->host, "stag_alloc", "index=%u stag_idx=0x%06x pd=%u len=%"
+        emu_trace(&d->host, TR_MR_STAG_ALLOC, "index=%u stag_idx=0x%06x pd=%u len=%"
                   G_GINT64_MODIFIER "u rights=0x%02x", idx, mr->stag_idx, mr->pd, mr->len,
                   mr->rights);
     }
@@ -262,7 +263,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if (!(w->hdr & CQPWQE_STAG_MR)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "reg_mr_not_mr", "STAG_MR clear");
+        emu_trace(&d->host, TR_ERR_MR_REG_NOT_MR, "STAG_MR clear");
         return;
     }
     if (!wqe_index(d, w, true, &m.index, r) || !fn_ok(d, w, r) ||
@@ -279,7 +280,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     /* A zero-based offset lies within the first page; the last byte fits in 64 bits. */
     if (m.fbo >= m.page_size || (m.va_based && m.len && m.va + m.len - 1 < m.va)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
-        emu_trace(&d->host, "reg_mr_bad_range", "index=%u va=0x%" G_GINT64_MODIFIER "x len=%"
+        emu_trace(&d->host, TR_ERR_MR_REG_BAD_RANGE, "index=%u va=0x%" G_GINT64_MODIFIER "x len=%"
                   G_GINT64_MODIFIER "u", m.index, qw0, m.len);
         return;
     }
@@ -290,7 +291,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         m.pa = cqp_qw(w, CQPWQE_STAG_PA_OFF);
         if (m.pa % m.page_size && m.len) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-            emu_trace(&d->host, "reg_mr_bad_pa", "index=%u pa=0x%" G_GINT64_MODIFIER "x",
+            emu_trace(&d->host, TR_ERR_MR_REG_BAD_PA, "index=%u pa=0x%" G_GINT64_MODIFIER "x",
                       m.index, m.pa);
             return;
         }
@@ -304,7 +305,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         break;
     default:
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "stag_bad_pbl_level", "index=%u level=%u", m.index, level);
+        emu_trace(&d->host, TR_ERR_MR_STAG_BAD_PBL_LEVEL, "index=%u level=%u", m.index, level);
         return;
     }
     {
@@ -313,7 +314,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         *mr = m;
         g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(m.index), mr);
     }
-    emu_trace(&d->host, "reg_mr", "index=%u stag=0x%08x pd=%u %s va=0x%" G_GINT64_MODIFIER
+    emu_trace(&d->host, TR_MR_REG, "index=%u stag=0x%08x pd=%u %s va=0x%" G_GINT64_MODIFIER
               "x fbo=0x%" G_GINT64_MODIFIER "x len=%" G_GINT64_MODIFIER "u page=%"
               G_GINT64_MODIFIER "u pbl=%u rights=0x%02x", m.index, (m.stag_idx << 8) | m.key,
               m.pd, m.va_based ? "va-based" : "zero-based", m.va, m.fbo, m.len, m.page_size,
@@ -333,16 +334,16 @@ static void op_dealloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     mr = mr_lookup_mut(d, idx);
     if (!mr || mr->is_mw != is_mw) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "dealloc_stag_none", "index=%u: no %s there", idx, kind(is_mw));
+        emu_trace(&d->host, TR_ERR_MR_DEALLOC_NONE, "index=%u: no %s there", idx, kind(is_mw));
         return;
     }
     if (mr->pd != pd) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "dealloc_stag_bad_pd", "index=%u pd=%u, WQE says %u", idx, mr->pd,
+        emu_trace(&d->host, TR_ERR_MR_DEALLOC_BAD_PD, "index=%u pd=%u, WQE says %u", idx, mr->pd,
                   pd);
         return;
     }
-    emu_trace(&d->host, "dealloc_stag", "index=%u %s%s", idx, kind(is_mw),
+    emu_trace(&d->host, TR_MR_DEALLOC, "index=%u %s%s", idx, kind(is_mw),
               mr->bound ? " (bound)" : "");
     g_hash_table_remove(d->mrs->mrs, GUINT_TO_POINTER(idx));
 }

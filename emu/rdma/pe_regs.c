@@ -10,7 +10,7 @@ static void pdinv_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
     (void)r;
     (void)idx;
     /* The model reads PD entries from guest memory on every translation: nothing is cached. */
-    emu_trace(&d->host, "pe_pdinv", "sd=%u pd=%u", emu_field_get(val, PFHMC_PDINV_PMSDIDX_M),
+    emu_trace(&d->host, TR_PE_PDINV, "sd=%u pd=%u", emu_field_get(val, PFHMC_PDINV_PMSDIDX_M),
               emu_field_get(val, PFHMC_PDINV_PMPDIDX_M));
 }
 

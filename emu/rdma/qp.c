@@ -90,12 +90,12 @@ static PeQp *wqe_qp(IrdmaDev *d, const CqpWqe *w, bool check_type, CqpResult *r)
     if (!qp) {
         cqp_fail(r, CQP_MAJ_ERROR,
                  id >= hmc_obj_count(d, HMC_QP) ? CQP_MIN_BAD_ID : CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_none", "qp=%u: no such QP", id);
+        emu_trace(&d->host, TR_ERR_QP_NONE, "qp=%u: no such QP", id);
         return NULL;
     }
     if (check_type && pe_get(w->hdr, CQPWQE_QP_TYPE) != qp->type) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qp_type_mismatch", "qp=%u type=%u, WQE says %u", id, qp->type,
+        emu_trace(&d->host, TR_ERR_QP_TYPE_MISMATCH, "qp=%u type=%u, WQE says %u", id, qp->type,
                   (unsigned)pe_get(w->hdr, CQPWQE_QP_TYPE));
         return NULL;
     }
@@ -156,7 +156,7 @@ static bool read_ctx(IrdmaDev *d, const CqpWqe *w, uint8_t ctx[QPC_SIZE], CqpRes
 
     if (pa == 0 || pa % QPC_ALIGN || !pe_dma_read(d, pa, ctx, QPC_SIZE)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "qp_ctx_unreachable", "qp=%u ctx=0x%" G_GINT64_MODIFIER "x",
+        emu_trace(&d->host, TR_ERR_QP_CTX_UNREACHABLE, "qp=%u ctx=0x%" G_GINT64_MODIFIER "x",
                   (unsigned)pe_get(w->hdr, CQPWQE_QP_ID), pa);
         return false;
     }
@@ -186,7 +186,7 @@ static void take_transport(IrdmaDev *d, const uint8_t *ctx, PeQp *qp)
 
     memset(av, 0, sizeof(*av));
     if (qp->type == QP_TYPE_ROCE_RC && !cqp_arp_lookup(d, qp->arp_idx, &dmac)) {
-        emu_trace(&d->host, "qp_no_arp", "qp=%u arp_idx=%u", qp->id, qp->arp_idx);
+        emu_trace(&d->host, TR_QP_NO_ARP, "qp=%u arp_idx=%u", qp->id, qp->arp_idx);
     }
     roce_mac_bytes(dmac, av->dmac);
     roce_mac_bytes(qp->src_mac, av->smac);
@@ -223,26 +223,26 @@ static bool take_ctx(IrdmaDev *d, const CqpWqe *w, const uint8_t *ctx, PeQp *qp,
         if (tx_cq == CQ_ID_CCQ || rx_cq == CQ_ID_CCQ || !cq_exists(d, tx_cq) ||
             !cq_exists(d, rx_cq)) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-            emu_trace(&d->host, "qp_bad_cq", "qp=%u tx_cq=%u rx_cq=%u", qp->id, tx_cq, rx_cq);
+            emu_trace(&d->host, TR_ERR_QP_BAD_CQ, "qp=%u tx_cq=%u rx_cq=%u", qp->id, tx_cq, rx_cq);
             return false;
         }
     }
     if ((w->hdr & CQPWQE_QP_ARPTABIDXVALID) && arp >= hmc_obj_count(d, HMC_ARP)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "qp_bad_arp_idx", "qp=%u arp_idx=%u", qp->id, arp);
+        emu_trace(&d->host, TR_ERR_QP_BAD_ARP_IDX, "qp=%u arp_idx=%u", qp->id, arp);
         return false;
     }
     /* A push page must have been handed out by MANAGE_PUSH_PAGES. */
     if ((qw0 & QPC_PMENA) && !ltab_push_page_allocated(d, pe_get(qw0, QPC_PPIDX))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_no_push_page", "qp=%u push_idx=%u", qp->id,
+        emu_trace(&d->host, TR_ERR_QP_NO_PUSH_PAGE, "qp=%u push_idx=%u", qp->id,
                   (unsigned)pe_get(qw0, QPC_PPIDX));
         return false;
     }
     if ((ld64(ctx + QPC_QW20) & QPC_USESTATSINSTANCE) &&
         !stats_inst_allocated(d, pe_get(ld64(ctx + QPC_QW18), QPC_STAT_INDEX))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "qp_bad_stats_inst", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_ERR_QP_BAD_STATS_INST, "qp=%u", qp->id);
         return false;
     }
     if (w->hdr & CQPWQE_QP_CQNUMVALID) {
@@ -281,7 +281,7 @@ static void aeq_post(IrdmaDev *d, const AePost *a)
 {
     bool ok = eqs_aeq_post(d, &a->e);
 
-    emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u %s", a->qp, a->code, a->src,
+    emu_trace(&d->host, TR_QP_AE, "qp=%u ae=0x%03x src=%u %s", a->qp, a->code, a->src,
               ok ? "posted" : "dropped");
 }
 
@@ -308,7 +308,7 @@ static void post_ae(IrdmaDev *d, const PeQp *qp, unsigned code, unsigned src, un
     };
     switch (fa ? fa->kind : FAULT_NONE) {
     case FAULT_DROP:
-        emu_trace(&d->host, "qp_ae", "qp=%u ae=0x%03x src=%u dropped by the fault plan",
+        emu_trace(&d->host, TR_QP_AE, "qp=%u ae=0x%03x src=%u dropped by the fault plan",
                   qp->id, code, src);
         return;
     case FAULT_DELAY:
@@ -328,7 +328,7 @@ void qp_fault_ae(IrdmaDev *d, uint32_t id, unsigned code)
     const PeQp *qp = lookup(d, id);
 
     if (!qp) {
-        emu_trace(&d->host, "qp_fault_ae_no_qp", "qp=%u ae=0x%03x: no such QP", id, code);
+        emu_trace(&d->host, TR_QP_FAULT_AE_NO_QP, "qp=%u ae=0x%03x: no such QP", id, code);
         return;
     }
     post_ae(d, qp, code, AE_SOURCE_RSVD, qp->state);
@@ -387,25 +387,25 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     st = hmc_obj_gpa(d, HMC_QP, id, &ctx_gpa);
     if (st != HMC_OK) {
         hmc_status_fail(st, r);
-        emu_trace(&d->host, "qp_create_no_hmc", "qp=%u", id);
+        emu_trace(&d->host, TR_ERR_QP_CREATE_NO_HMC, "qp=%u", id);
         return;
     }
     if (lookup(d, id)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_create_exists", "qp=%u", id);
+        emu_trace(&d->host, TR_ERR_QP_CREATE_EXISTS, "qp=%u", id);
         return;
     }
     /* RoCE only; a QP starts in INIT with its CQs named; TCP context is iWARP's. */
     if ((type != QP_TYPE_ROCE_RC && type != QP_TYPE_ROCE_UD) || next != QP_STATE_IDLE ||
         !(w->hdr & CQPWQE_QP_CQNUMVALID) || (w->hdr & CQPWQE_QP_TOECTXVALID)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qp_create_bad_field", "qp=%u type=%u next=%u hdr=0x%016"
+        emu_trace(&d->host, TR_ERR_QP_CREATE_BAD_FIELD, "qp=%u type=%u next=%u hdr=0x%016"
                   G_GINT64_MODIFIER "x", id, type, next, w->hdr);
         return;
     }
     if (shadow == 0 || shadow % 8 || !pe_dma_read(d, shadow, &probe, 8)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "qp_create_bad_shadow", "qp=%u", id);
+        emu_trace(&d->host, TR_ERR_QP_CREATE_BAD_SHADOW, "qp=%u", id);
         return;
     }
     if (!read_ctx(d, w, ctx, r)) {
@@ -415,7 +415,7 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     *qp = (PeQp) { .d = d, .id = id, .type = type, .shadow_pa = shadow, .tx_cq = QP_NO_CQ,
                    .rx_cq = QP_NO_CQ };
     if (!parse_rings(d, ctx, w->hdr & CQPWQE_QP_VQ, qp, r)) {
-        emu_trace(&d->host, "qp_create_bad_rings", "qp=%u", id);
+        emu_trace(&d->host, TR_ERR_QP_CREATE_BAD_RINGS, "qp=%u", id);
         g_free(qp);
         return;
     }
@@ -428,7 +428,7 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     sq_state_changed(d, qp, QP_STATE_INVALID);
     rq_state_changed(d, qp, QP_STATE_INVALID);
     g_hash_table_insert(d->qps->qps, GUINT_TO_POINTER(id), qp);
-    emu_trace(&d->host, "qp_create", "qp=%u %s sq=%u rq=%u quanta %s cq=%u/%u pd=%u qs=%u",
+    emu_trace(&d->host, TR_QP_CREATE, "qp=%u %s sq=%u rq=%u quanta %s cq=%u/%u pd=%u qs=%u",
               id, type == QP_TYPE_ROCE_RC ? "RC" : "UD", qp->sq_quanta, qp->rq_quanta,
               qp->sq.virt ? "virtual" : "contiguous", qp->tx_cq, qp->rx_cq, qp->pd,
               qp->qs_handle);
@@ -469,12 +469,12 @@ static void op_modify_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (w->hdr & (CQPWQE_QP_TOECTXVALID | CQPWQE_QP_CACHEDVARVALID)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qp_modify_bad_field", "qp=%u: iWARP context bits", qp->id);
+        emu_trace(&d->host, TR_ERR_QP_MODIFY_BAD_FIELD, "qp=%u: iWARP context bits", qp->id);
         return;
     }
     if (!transition_ok(qp->state, next)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_modify_bad_transition", "qp=%u %s -> %s", qp->id,
+        emu_trace(&d->host, TR_ERR_QP_MODIFY_BAD_TRANSITION, "qp=%u %s -> %s", qp->id,
                   state_name(qp->state), state_name(next));
         return;
     }
@@ -484,14 +484,14 @@ static void op_modify_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     /* The rings are the device's from create on: a context moving them is refused. */
     rings = *qp;
     if (!parse_rings(d, ctx, w->hdr & CQPWQE_QP_VQ, &rings, r)) {
-        emu_trace(&d->host, "qp_modify_bad_rings", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_ERR_QP_MODIFY_BAD_RINGS, "qp=%u", qp->id);
         return;
     }
     if (!same_map(&rings.sq, &qp->sq) || !same_map(&rings.rq, &qp->rq) ||
         rings.sq_quanta != qp->sq_quanta || rings.rq_quanta != qp->rq_quanta ||
         rings.rq_wqe_shift != qp->rq_wqe_shift) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qp_modify_rings_moved", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_ERR_QP_MODIFY_RINGS_MOVED, "qp=%u", qp->id);
         return;
     }
     if (!take_ctx(d, w, ctx, qp, r)) {
@@ -499,7 +499,7 @@ static void op_modify_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     prev = qp->state;
     qp->state = next;
-    emu_trace(&d->host, "qp_modify", "qp=%u %s -> %s dest_qp=%u qs=%u", qp->id,
+    emu_trace(&d->host, TR_QP_MODIFY, "qp=%u %s -> %s dest_qp=%u qs=%u", qp->id,
               state_name(prev), state_name(next),
               (unsigned)pe_get(ld64(ctx + QPC_QW8), QPC_DESTQP), qp->qs_handle);
     rq_state_changed(d, qp, prev);
@@ -518,11 +518,11 @@ static void op_destroy_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     id = qp->id;
-    emu_trace(&d->host, "qp_destroy", "qp=%u in %s", id, state_name(qp->state));
+    emu_trace(&d->host, TR_QP_DESTROY, "qp=%u in %s", id, state_name(qp->state));
     /* A suspend still waiting for the SQ to drain completes as the QP goes: irdma counts an
      * AE per SUSPEND during a TC change, and takes one for a freed QP (irdma_process_aeq). */
     if (qp->drain_aes) {
-        emu_trace(&d->host, "qp_destroy_suspended", "qp=%u: %u suspend AEs owed", id,
+        emu_trace(&d->host, TR_QP_DESTROY_SUSPENDED, "qp=%u: %u suspend AEs owed", id,
                   qp->drain_aes);
         qp_sq_drained(d, qp);
     }
@@ -543,12 +543,12 @@ static void op_flush_wqes(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (!sq && !rq && !gen_ae) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_FIELD);
-        emu_trace(&d->host, "qp_flush_nothing", "qp=%u: no queue, no AE", qp->id);
+        emu_trace(&d->host, TR_QP_FLUSH_NOTHING, "qp=%u: no queue, no AE", qp->id);
         return;
     }
     if ((sq || rq) && qp->state != QP_STATE_ERROR) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_flush_not_error", "qp=%u in %s", qp->id, state_name(qp->state));
+        emu_trace(&d->host, TR_QP_FLUSH_NOT_ERROR, "qp=%u in %s", qp->id, state_name(qp->state));
         return;
     }
     if (sq) {
@@ -569,7 +569,7 @@ static void op_flush_wqes(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
                  rq_done ? CQP_MIN_RQ_WQE_FLUSHED : CQP_MIN_NOTHING_FLUSHED;
     }
     if (sq || rq) {
-        emu_trace(&d->host, "qp_flush", "qp=%u sq=%d rq=%d codes=0x%016" G_GINT64_MODIFIER "x",
+        emu_trace(&d->host, TR_QP_FLUSH, "qp=%u sq=%d rq=%d codes=0x%016" G_GINT64_MODIFIER "x",
                   qp->id, sq, rq, user ? codes : 0);
     }
     if (gen_ae) {
@@ -588,7 +588,7 @@ static void op_suspend_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     if (!qp) {
         return;
     }
-    emu_trace(&d->host, "qp_suspend", "qp=%u in %s%s", qp->id, state_name(qp->state),
+    emu_trace(&d->host, TR_QP_SUSPEND, "qp=%u in %s%s", qp->id, state_name(qp->state),
               qp->suspended ? " (again)" : "");
     qp->suspended = true;
     owe_drain_ae(d, qp, w);
@@ -606,13 +606,13 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (qs >= WS_NODES_MAX || !ws_qs_handle_leaf(d, qs)) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "qp_resume_bad_qs", "qp=%u qs_handle=%" G_GINT64_MODIFIER
+        emu_trace(&d->host, TR_ERR_QP_RESUME_BAD_QS, "qp=%u qs_handle=%" G_GINT64_MODIFIER
                   "u is no WS leaf", qp->id, qs);
         return;
     }
     if (!qp->suspended) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "qp_resume_not_suspended", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_ERR_QP_RESUME_NOT_SUSPENDED, "qp=%u", qp->id);
         return;
     }
     qp->suspended = false;
@@ -620,7 +620,7 @@ static void op_resume_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     d->qp_resumes++;
     timing_stat_add(&d->resume_latency,
                     d->host.ops->clock_ns(d->host.opaque) - cqp_wqe_posted_at(d, w));
-    emu_trace(&d->host, "qp_resume", "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
+    emu_trace(&d->host, TR_QP_RESUME, "qp=%u qs=%u in %s", qp->id, qp->qs_handle,
               state_name(qp->state));
     sq_state_changed(d, qp, qp->state);
 }

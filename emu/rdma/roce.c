@@ -72,7 +72,7 @@ void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
 
     memset(av, 0, sizeof(*av));
     if (!cqp_arp_lookup(d, ah->arp_idx, &dmac)) {
-        emu_trace(&d->host, "roce_ah_no_arp", "ah=%u arp=%u", ah->idx, ah->arp_idx);
+        emu_trace(&d->host, TR_ROCE_AH_NO_ARP, "ah=%u arp=%u", ah->idx, ah->arp_idx);
     }
     roce_mac_bytes(dmac, av->dmac);
     roce_mac_bytes(ah->src_mac, av->smac);
@@ -100,7 +100,7 @@ static void deliver(IrdmaDev *d, const RocePkt *p)
     if (!qp || (!!(fl & BTH_UD) != (qp->type == QP_TYPE_ROCE_UD))) {
         r->stats.rx_no_qp++;
         stats_rx_dropped(d, p->ipv4, rocev2_frame_len(p) - rocev2_l2_len(p));
-        emu_trace(&d->host, "roce_rx_no_qp", "dest qp=%u opcode=0x%02x", p->dqpn, p->opcode);
+        emu_trace(&d->host, TR_ROCE_RX_NO_QP, "dest qp=%u opcode=0x%02x", p->dqpn, p->opcode);
         return;
     }
     stats_packets(d, qp->av.stats_inst, true, p, 1);
@@ -127,7 +127,7 @@ void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len)
             /* Past the IP and UDP headers (parse filled in the version): an IP datagram. */
             stats_rx_dropped(d, p.ipv4, len - rocev2_l2_len(&p));
         }
-        emu_trace(&d->host, "roce_rx_dropped", "len %zu: %s", len,
+        emu_trace(&d->host, TR_ROCE_RX_DROPPED, "len %zu: %s", len,
                   st == ROCE_PARSE_BAD_ICRC ? "bad ICRC" : "malformed");
         return;
     }
@@ -192,7 +192,7 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     }
     len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
     stats_packets(d, av->stats_inst, false, p, 1);
-    emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
+    emu_trace(&d->host, TR_ROCE_TX, "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
               p->psn, len, looped ? " (loopback)" : "");
     if (looped) {
         r->stats.loopback_frames++;
@@ -257,12 +257,12 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
 {
     RoceEngine *r = d->roce;
 
-    if (emu_trace_enabled(&d->host)) {
+    if (emu_trace_enabled(&d->host, TR_ROCE_TX)) {
         for (unsigned k = 0; k < lt->t.npkts; k++) {
             RocePkt p;
 
             train_pkt(lt, k, &p);
-            emu_trace(&d->host, "roce_tx", "opcode=0x%02x dqp=%u psn=%u len=%zu (loopback)",
+            emu_trace(&d->host, TR_ROCE_TX, "opcode=0x%02x dqp=%u psn=%u len=%zu (loopback)",
                       p.opcode, p.dqpn, p.psn, rocev2_frame_len(&p));
         }
     }

@@ -58,7 +58,7 @@ static void send_ack(IrdmaDev *d, PeQp *qp, uint8_t syndrome, uint32_t psn)
     };
 
     if (syndrome != AETH_ACK) {
-        emu_trace(&d->host, "rq_nak", "qp=%u syndrome=0x%02x psn=%u", qp->id, syndrome, psn);
+        emu_trace(&d->host, TR_RQ_NAK, "qp=%u syndrome=0x%02x psn=%u", qp->id, syndrome, psn);
     }
     roce_send(d, &qp->av, &p, 0);
 }
@@ -106,7 +106,7 @@ static void complete_recv(IrdmaDev *d, PeQp *qp, const RocePkt *p, uint32_t len,
     c->imm_valid = fl & BTH_HAS_IMM;
     c->imm = p->imm;
     if (!cq_post_qp(d, qp->rx_cq, c)) {
-        emu_trace(&d->host, "rq_cqe_lost", "qp=%u wqe=%u", qp->id, qp->resp.head);
+        emu_trace(&d->host, TR_RQ_CQE_LOST, "qp=%u wqe=%u", qp->id, qp->resp.head);
     }
     advance(qp);
 }
@@ -190,14 +190,14 @@ static void rc_read_request(IrdmaDev *d, PeQp *qp, const RocePkt *p, bool duplic
                             MR_WANT_REMOTE_READ, &rg);
 
     if (a != MR_ACCESS_OK) {
-        emu_trace(&d->host, "rq_read_refused", "qp=%u rkey=0x%08x: %s", qp->id, p->reth_rkey,
+        emu_trace(&d->host, TR_RQ_READ_REFUSED, "qp=%u rkey=0x%08x: %s", qp->id, p->reth_rkey,
                   mr_access_name(a));
         refuse(d, qp, p, AETH_NAK_REM_ACCESS, duplicate ? 0 : mr_access_ae(a));
         return;
     }
     if (g_queue_get_length(&qp->resp.reads) >= RQ_READS_MAX) {
         /* More READs outstanding than the IRD offered: dropped, the requester times out. */
-        emu_trace(&d->host, "rq_read_ird_full", "qp=%u psn=%u", qp->id, p->psn);
+        emu_trace(&d->host, TR_RQ_READ_IRD_FULL, "qp=%u psn=%u", qp->id, p->psn);
         return;
     }
     if (!duplicate) {
@@ -246,7 +246,7 @@ static bool rc_accept(IrdmaDev *d, PeQp *qp, const RocePkt *p)
             }
 
             if (a != MR_ACCESS_OK) {
-                emu_trace(&d->host, "rq_write_refused", "qp=%u rkey=0x%08x: %s", qp->id,
+                emu_trace(&d->host, TR_RQ_WRITE_REFUSED, "qp=%u rkey=0x%08x: %s", qp->id,
                           p->reth_rkey, mr_access_name(a));
                 refuse(d, qp, p, AETH_NAK_REM_ACCESS, mr_access_ae(a));
                 return false;
@@ -424,7 +424,7 @@ static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 
     if (p->deth_qkey != qp->qkey || !take_wqe(d, qp) ||
         ROCE_GRH_LEN + p->payload_len > qp->resp.wqe.len) {
-        emu_trace(&d->host, "rq_ud_dropped", "qp=%u qkey=0x%08x (QP's 0x%08x) len=%zu", qp->id,
+        emu_trace(&d->host, TR_RQ_UD_DROPPED, "qp=%u qkey=0x%08x (QP's 0x%08x) len=%zu", qp->id,
                   p->deth_qkey, qp->qkey, p->payload_len);
         return;
     }
@@ -436,7 +436,7 @@ static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     }
     if (!scatter(d, qp, 0, grh, ROCE_GRH_LEN) ||
         !scatter(d, qp, ROCE_GRH_LEN, p->payload, p->payload_len)) {
-        emu_trace(&d->host, "rq_ud_unreachable", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_RQ_UD_UNREACHABLE, "qp=%u", qp->id);
         return;
     }
     for (int i = 0; i < 6; i++) {
@@ -452,7 +452,7 @@ static void ud_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 void rq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 {
     if (!rq_ready(qp)) {
-        emu_trace(&d->host, "rq_rx_not_ready", "qp=%u opcode=0x%02x", qp->id, p->opcode);
+        emu_trace(&d->host, TR_RQ_RX_NOT_READY, "qp=%u opcode=0x%02x", qp->id, p->opcode);
         return;
     }
     if (qp->type == QP_TYPE_ROCE_UD) {
@@ -490,9 +490,9 @@ bool rq_flush(IrdmaDev *d, PeQp *qp)
     qp->resp.msg = 0;
     if (any) {
         if (!cq_post_qp(d, qp->rx_cq, &c)) {
-            emu_trace(&d->host, "rq_cqe_lost", "qp=%u flush", qp->id);
+            emu_trace(&d->host, TR_RQ_CQE_LOST, "qp=%u flush", qp->id);
         }
-        emu_trace(&d->host, "rq_flushed", "qp=%u from wqe %u", qp->id, first);
+        emu_trace(&d->host, TR_RQ_FLUSHED, "qp=%u from wqe %u", qp->id, first);
     }
     return any;
 }

@@ -53,7 +53,7 @@ static void write_shadow(IrdmaDev *d, PeQp *qp)
 
     st64(&v, pe_prep(QP_SHADOW_SQ_TAIL, qp->req.head));
     if (!pe_dma_write(d, qp->shadow_pa, &v, 8)) {
-        emu_trace(&d->host, "sq_shadow_dma_error", "qp=%u", qp->id);
+        emu_trace(&d->host, TR_SQ_SHADOW_DMA_ERROR, "qp=%u", qp->id);
     }
 }
 
@@ -96,7 +96,7 @@ static void doorbell(IrdmaDev *d, uint32_t val)
     PeQp *qp = qp_lookup_mut(d, val & ROCE_QPN_MASK);
 
     if (!qp) {
-        emu_trace(&d->host, "sq_doorbell_no_qp", "qp=%u", val);
+        emu_trace(&d->host, TR_ERR_SQ_DOORBELL_NO_QP, "qp=%u", val);
         return;
     }
     if (d->timing.mode == TIMING_MODEL) {
@@ -143,7 +143,7 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     };
 
     if (!cq_post_qp(d, qp->tx_cq, &c)) {
-        emu_trace(&d->host, "sq_cqe_lost", "qp=%u wqe=%u", qp->id, wqe_idx);
+        emu_trace(&d->host, TR_SQ_CQE_LOST, "qp=%u wqe=%u", qp->id, wqe_idx);
     }
     qp->req.unreported = false;
 }
@@ -179,7 +179,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
         } else {
             qp->req.unreported = true;
         }
-        emu_trace(&d->host, "sq_complete", "qp=%u wqe=%u op=0x%02x%s", qp->id, op->wqe_idx,
+        emu_trace(&d->host, TR_SQ_COMPLETE, "qp=%u wqe=%u op=0x%02x%s", qp->id, op->wqe_idx,
                   op->w.op, op->w.signaled ? "" : " (unsignaled)");
         g_free(op);
     }
@@ -211,7 +211,7 @@ static void timers_stop(IrdmaDev *d, PeQp *qp)
 /* The QP cannot go on: the AE tells irdma why (it moves the QP to ERROR and flushes). */
 static void fail(IrdmaDev *d, PeQp *qp, unsigned ae, const char *why)
 {
-    emu_trace(&d->host, "sq_fail", "qp=%u ae=0x%03x: %s", qp->id, ae, why);
+    emu_trace(&d->host, TR_SQ_FAIL, "qp=%u ae=0x%03x: %s", qp->id, ae, why);
     timers_stop(d, qp);
     qp_ae(d, qp, ae, AE_SOURCE_SQ, true);
 }
@@ -236,7 +236,7 @@ static bool resolve_sges(IrdmaDev *d, PeQp *qp, SqOp *op, unsigned want)
     MrAccess a = mr_resolve_sgl(d, op->w.sge, op->w.nsge, qp->pd, qp->priv, want, op->rg, &bad);
 
     if (a != MR_ACCESS_OK) {
-        emu_trace(&d->host, "sq_sge_refused", "qp=%u wqe=%u sge %u stag=0x%08x: %s", qp->id,
+        emu_trace(&d->host, TR_SQ_SGE_REFUSED, "qp=%u wqe=%u sge %u stag=0x%08x: %s", qp->id,
                   op->wqe_idx, bad, op->w.sge[bad].stag, mr_access_name(a));
         fail(d, qp, mr_access_ae(a), "local SGE refused");
         return false;
@@ -523,7 +523,7 @@ static unsigned fast_reg(IrdmaDev *d, PeQp *qp, const SqWqe *w)
                          (pe_get(w->qw1, SQWQE_FR_FIRSTPBLIDXHI) << 16);
     }
     mr->state = MR_STATE_VALID;
-    emu_trace(&d->host, "sq_fast_reg", "qp=%u stag=0x%08x len=%" G_GINT64_MODIFIER "u",
+    emu_trace(&d->host, TR_SQ_FAST_REG, "qp=%u stag=0x%08x len=%" G_GINT64_MODIFIER "u",
               qp->id, stag, mr->len);
     return 0;
 }
@@ -542,7 +542,7 @@ static unsigned local_inv(IrdmaDev *d, PeQp *qp, uint32_t stag)
         mr->state = MR_STATE_INVALID;
     }
     stats_count(d, qp->av.stats_inst, STATS_RDMA_INVALIDATES, 1);
-    emu_trace(&d->host, "sq_local_inv", "qp=%u stag=0x%08x", qp->id, stag);
+    emu_trace(&d->host, TR_SQ_LOCAL_INV, "qp=%u stag=0x%08x", qp->id, stag);
     return 0;
 }
 
@@ -574,7 +574,7 @@ static unsigned bind_mw(IrdmaDev *d, PeQp *qp, const SqWqe *w)
     mw->bound_rights = rights;
     mw->va_based = w->hdr & SQWQE_VABASEDTO;
     stats_count(d, qp->av.stats_inst, STATS_RDMA_BINDS, 1);
-    emu_trace(&d->host, "sq_bind_mw", "qp=%u mw=0x%08x mr=0x%08x va=0x%" G_GINT64_MODIFIER
+    emu_trace(&d->host, TR_SQ_BIND_MW, "qp=%u mw=0x%08x mr=0x%08x va=0x%" G_GINT64_MODIFIER
               "x len=%" G_GINT64_MODIFIER "u rights=0x%02x", qp->id, mw_stag, mr_stag, va, len,
               rights);
     return 0;
@@ -639,7 +639,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         g_free(op);
         return false;
     }
-    emu_trace(&d->host, "sq_wqe", "qp=%u wqe=%u op=0x%02x len=%" G_GINT64_MODIFIER
+    emu_trace(&d->host, TR_SQ_WQE, "qp=%u wqe=%u op=0x%02x len=%" G_GINT64_MODIFIER
               "u sges=%u%s%s", qp->id, op->wqe_idx, op->w.op, op->w.len, op->w.nsge,
               op->w.inline_data ? " inline" : "", op->w.signaled ? " signaled" : "");
     advance(qp, quanta);
@@ -818,7 +818,7 @@ static void rewind_to(IrdmaDev *d, PeQp *qp, uint32_t psn)
         }
     }
     qp->req.sent_psn = psn;
-    emu_trace(&d->host, "sq_rewind", "qp=%u from psn %u", qp->id, psn);
+    emu_trace(&d->host, TR_SQ_REWIND, "qp=%u from psn %u", qp->id, psn);
 }
 
 static void rto_fired(void *arg);
@@ -852,7 +852,7 @@ static void rto_fired(void *arg)
         return;
     }
     qp->req.retries--;
-    emu_trace(&d->host, "sq_timeout", "qp=%u una=%u, %u retries left", qp->id, qp->req.una,
+    emu_trace(&d->host, TR_SQ_TIMEOUT, "qp=%u una=%u, %u retries left", qp->id, qp->req.una,
               qp->req.retries);
     rewind_to(d, qp, qp->req.una);
     kick(d, qp);
@@ -958,7 +958,7 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 
     if (qp->state == QP_STATE_ERROR || !is_rc(qp) ||
         psn_diff(p->psn, qp->req.una) < 0 || psn_diff(p->psn, qp->req.sent_psn) >= 0) {
-        emu_trace(&d->host, "sq_rx_stale", "qp=%u opcode=0x%02x psn=%u una=%u", qp->id,
+        emu_trace(&d->host, TR_SQ_RX_STALE, "qp=%u opcode=0x%02x psn=%u una=%u", qp->id,
                   p->opcode, p->psn, qp->req.una);
         return;
     }
@@ -975,7 +975,7 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
             fail(d, qp, AE_LLP_TOO_MANY_RNRS, "RNR retries exhausted");
             return;
         }
-        emu_trace(&d->host, "sq_rnr", "qp=%u psn=%u", qp->id, p->psn);
+        emu_trace(&d->host, TR_SQ_RNR, "qp=%u psn=%u", qp->id, p->psn);
         rewind_to(d, qp, p->psn);
         /* The RNR timer, not the retransmission timer, until the next run sends. */
         qp->req.rto_running = false;
@@ -1060,7 +1060,7 @@ bool sq_flush(IrdmaDev *d, PeQp *qp)
     write_shadow(d, qp);
     if (any) {
         write_cqe(d, qp, first, SQ_OP_NOP, true, qp->sq_flush_maj, qp->sq_flush_min);
-        emu_trace(&d->host, "sq_flushed", "qp=%u from wqe %u", qp->id, first);
+        emu_trace(&d->host, TR_SQ_FLUSHED, "qp=%u from wqe %u", qp->id, first);
     }
     return any;
 }

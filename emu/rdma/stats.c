@@ -135,7 +135,7 @@ static void op_manage_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
             return;
         }
         s->used[idx] = false;
-        emu_trace(&d->host, "stats_inst_free", "instance %u", idx);
+        emu_trace(&d->host, TR_STATS_INST_FREE, "instance %u", idx);
         return;
     }
     if (w->hdr & CQPWQE_STATS_USE_INST) {
@@ -155,7 +155,7 @@ static void op_manage_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     s->used[idx] = true;
     memset(s->ctr[idx], 0, sizeof(s->ctr[idx]));
     r->ret_val = idx;
-    emu_trace(&d->host, "stats_inst_alloc", "instance %u", idx);
+    emu_trace(&d->host, TR_STATS_INST_ALLOC, "instance %u", idx);
 }
 
 static void op_gather_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -169,19 +169,19 @@ static void op_gather_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
     if ((w->hdr & CQPWQE_STATS_USE_FN_INDEX) && fn != PE_PF_HMC_FN_ID) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-        emu_trace(&d->host, "gather_stats_bad_fn", "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
+        emu_trace(&d->host, TR_ERR_STATS_GATHER_BAD_FN, "hmc_fn_id=%" G_GINT64_MODIFIER "u", fn);
         return;
     }
     if (!(w->hdr & CQPWQE_STATS_USE_INST)) {
         idx = STATS_INST_FN;
     } else if (!s->used[idx]) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
-        emu_trace(&d->host, "gather_stats_no_inst", "instance %u not allocated", idx);
+        emu_trace(&d->host, TR_ERR_STATS_GATHER_NO_INST, "instance %u not allocated", idx);
         return;
     }
     if (pa == 0 || pa % GSTATS_BUF_ALIGN) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "gather_stats_bad_buf", "pa=0x%" G_GINT64_MODIFIER "x", pa);
+        emu_trace(&d->host, TR_ERR_STATS_GATHER_BAD_BUF, "pa=0x%" G_GINT64_MODIFIER "x", pa);
         return;
     }
     /* Each counter at its width, in its place; the rest of the buffer 0. */
@@ -195,10 +195,10 @@ static void op_gather_stats(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     if (!pe_dma_write(d, pa, buf, sizeof(buf))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ADDR);
-        emu_trace(&d->host, "gather_stats_dma_error", "pa=0x%" G_GINT64_MODIFIER "x", pa);
+        emu_trace(&d->host, TR_STATS_GATHER_DMA_ERROR, "pa=0x%" G_GINT64_MODIFIER "x", pa);
         return;
     }
-    emu_trace(&d->host, "gather_stats", "instance %u -> 0x%" G_GINT64_MODIFIER "x", idx, pa);
+    emu_trace(&d->host, TR_STATS_GATHER, "instance %u -> 0x%" G_GINT64_MODIFIER "x", idx, pa);
 }
 
 static const CqpOp ops[] = {

@@ -66,7 +66,7 @@ static void ws_refuse(IrdmaDev *d, CqpResult *r, uint16_t min, unsigned op, unsi
     static const char *const ops[] = { "add", "modify", "delete", "op3" };
 
     cqp_fail(r, CQP_MAJ_ERROR, min);
-    emu_trace(&d->host, "ws_refused", "%s node %u: %s", ops[op & 3], id, why);
+    emu_trace(&d->host, TR_ERR_WS_REFUSED, "%s node %u: %s", ops[op & 3], id, why);
 }
 
 static void op_work_sched_node(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -134,7 +134,7 @@ static void op_work_sched_node(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         }
         *n = (WsNode) { 0 };
         ws->count--;
-        emu_trace(&d->host, "ws_delete", "node %u (parent %u)", id, parent);
+        emu_trace(&d->host, TR_WS_DELETE, "node %u (parent %u)", id, parent);
         return;
     default:
         ws_refuse(d, r, CQP_MIN_BAD_FIELD, op, id, "unknown node op");
@@ -142,7 +142,7 @@ static void op_work_sched_node(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     /* The leaf's qs_handle: its node id (unique, 10 bits like the QSHANDLE context field). */
     r->ret_val = n->leaf ? id : 0;
-    emu_trace(&d->host, op == WS_NODEOP_ADD ? "ws_add" : "ws_modify",
+    emu_trace(&d->host, op == WS_NODEOP_ADD ? TR_WS_ADD : TR_WS_MODIFY,
               "node %u parent %u %s vsi=%u tc=%u weight=%u %s qs_handle=%u", id, parent,
               n->leaf ? "leaf" : "inner", n->vsi, n->tc, n->weight,
               n->enabled ? "enabled" : "disabled", r->ret_val);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "fake_host.h"
 #include "emu/core/ids.h"
+#include "emu/core/trace.h"
 
 static int fh_dma_read(void *opaque, uint64_t gpa, void *buf, size_t len)
 {
@@ -84,16 +85,18 @@ static void fh_send_frame(void *opaque, const void *frame, size_t len)
     }
 }
 
-static bool fh_trace_enabled(void *opaque)
-{
-    return !((FakeHost *)opaque)->quiet;
-}
-
-static void fh_trace(void *opaque, const char *event, const char *detail)
+static bool fh_trace_enabled(void *opaque, EmuTraceId event)
 {
     FakeHost *h = opaque;
 
-    g_ptr_array_add(h->traces, g_strdup_printf("%s: %s", event, detail));
+    return !h->quiet && (!h->trace_one || event == h->trace_only);
+}
+
+static void fh_trace(void *opaque, EmuTraceId event, const char *detail)
+{
+    FakeHost *h = opaque;
+
+    g_ptr_array_add(h->traces, g_strdup_printf("%s: %s", emu_trace_events[event].name, detail));
 }
 
 const IrdmaHostOps fake_host_ops = {

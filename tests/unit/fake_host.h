@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "emu/device.h"
+#include "emu/core/trace_events.h"
 
 typedef struct FakeHost {
     uint8_t *mem;
@@ -19,6 +20,8 @@ typedef struct FakeHost {
     GPtrArray *frames;         /* GBytes */
     GPtrArray *traces;         /* char *: "event: detail" */
     bool quiet;                /* record no trace events (the fuzzer) */
+    bool trace_one;            /* record only the event trace_only (as -trace NAME does) */
+    EmuTraceId trace_only;
     bool drop_frames;          /* keep no sent frames (the fuzzer's LAN start: one doorbell
                                 * may send thousands of TSO segments) */
     bool no_dma_map;           /* dma_map maps nothing */

@@ -62,7 +62,7 @@ START_TEST(unknown_opcode_is_esrch_with_err_flag)
 
     ck_assert_uint_eq(aqt_send(h, d, 0x0F0F, 0, NULL, NULL, 0, &r), AQ_RC_ESRCH);
     ck_assert(r.flags & AQ_FLAG_ERR);
-    ck_assert_uint_eq(fake_host_trace_count(h, "aq_unknown_opcode: opcode=0x0f0f"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_aq_unknown_opcode: opcode=0x0f0f"), 1);
 }
 END_TEST
 

@@ -246,7 +246,7 @@ START_TEST(ccq_overflow_drops_instead_of_overwriting)
     for (unsigned i = 0; i < 4; i++) {
         cqpt_run(q);
     }
-    ck_assert_uint_eq(fake_host_trace_count(h, "cq_overflow"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_cq_overflow"), 2);
     ck_assert_uint_eq(pe_get(ld64(cqpt_ccqe(2) + CQE_HDR), CQE_WQEIDX), 6);
     ck_assert_uint_eq(ld64(cqpt_ccqe(3) + CQE_HDR), 0);
     ck_assert(ld64(cqpt_ccqe(0) + CQE_HDR) & CQE_VALID);              /* still the first pass */
@@ -309,7 +309,7 @@ START_TEST(doorbell_past_the_ring_is_ignored)
     irdma_dev_mmio_write(d, PFPE_CQPDB, 100);
     fake_host_advance(h, d, h->now_ns);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CQPTAIL), 0);
-    ck_assert_uint_eq(fake_host_trace_count(h, "cqp_db_bad_head"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_cqp_db_bad_head"), 1);
 }
 END_TEST
 

@@ -14,7 +14,7 @@ START_TEST(reset_status_says_device_active_and_all_resets_done)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FUNC_RID) & PF_FUNC_RID_FUNC_NUM_M, 0);
     /* ice_flush()'s read: a status register with nothing to report. */
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_STAT), 0);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_read_unimplemented"), 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_read_unimplemented"), 0);
 }
 END_TEST
 
@@ -34,7 +34,7 @@ START_TEST(firmware_is_in_normal_mode_and_loaded)
     ck_assert_uint_eq(fwsm & GL_MNG_FWSM_FW_LOADING_M, 0);
     irdma_dev_mmio_write(d, GL_MNG_FWSM, ~0u);             /* firmware's, read-only */
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GL_MNG_FWSM), fwsm);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_read_unimplemented"), 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_read_unimplemented"), 0);
 }
 END_TEST
 
@@ -132,7 +132,7 @@ START_TEST(corer_warns_through_oicr_then_resets)
     ck_assert_uint_eq(irdma_dev_mmio_read(d, GLGEN_RTRIG), 0);        /* self-clearing */
     irdma_dev_mmio_write(d, GLGEN_RTRIG, GLGEN_RTRIG_GLOBR_M);
     ck_assert_uint_eq(emu_field_get(irdma_dev_mmio_read(d, GLGEN_RSTAT), GLGEN_RSTAT_RESET_TYPE_M), 2);
-    ck_assert_uint_eq(fake_host_trace_count(h, "core_reset"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "pf_core_reset"), 2);
 }
 END_TEST
 

@@ -552,7 +552,7 @@ START_TEST(checksum_without_flags_is_einval)
     uint8_t p[AQ_PARAMS_SIZE] = { 0 };
 
     ck_assert_uint_eq(aqt_send(h, d, AQC_NVM_CHECKSUM, 0, p, NULL, 0, NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_checksum_bad_flags"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_checksum_bad_flags"), 1);
 }
 END_TEST
 
@@ -642,7 +642,7 @@ START_TEST(sr_read_crossing_a_sector_is_einval)
 
     ck_assert_uint_eq(nvm_read(4094, 4, false, buf), AQ_RC_EINVAL);
     ck_assert_uint_eq(nvm_read(2, 4096, false, buf), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_crosses_sector"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_read_crosses_sector"), 2);
     /* Flash reads have no such restriction. */
     ck_assert_uint_eq(nvm_read(4094, 4, true, buf), AQ_RC_OK);
     ck_assert_uint_eq(nvm_read(4096, 4096, false, buf), AQ_RC_OK);
@@ -655,7 +655,7 @@ START_TEST(zero_length_is_einval)
 
     /* Length 0 with a buffer: rejected by the handler. */
     ck_assert_uint_eq(nvm_read_raw(0, 0, 0, 0, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_length"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_read_bad_length"), 1);
     /* No buffer at all: rejected by the engine. */
     ck_assert_uint_eq(nvm_read_raw(0, 2, 0, 0, NULL, 0, NULL), AQ_RC_EINVAL);
 }
@@ -668,7 +668,7 @@ START_TEST(length_beyond_buffer_is_einval)
     ck_assert_uint_eq(nvm_read_raw(0, 32, 0, 0, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
     ck_assert_uint_eq(nvm_read_raw(0, 0xFFFF, ICE_AQC_NVM_FLASH_ONLY, 0, buf, sizeof(buf), NULL),
                       AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_length"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_read_bad_length"), 2);
 }
 END_TEST
 
@@ -701,7 +701,7 @@ START_TEST(module_relative_read_is_einval)
     ck_assert_uint_eq(nvm_read_raw(0, 2, 0, 0x0999, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
     ck_assert_uint_eq(nvm_read_raw(0, 2, ICE_AQC_NVM_FLASH_ONLY, ICE_AQC_NVM_TX_TOPO_MOD_ID, buf,
                                    sizeof(buf), NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "nvm_read_bad_module"), 3);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_nvm_read_bad_module"), 3);
 }
 END_TEST
 

@@ -707,7 +707,7 @@ START_TEST(download_rejects_malformed_buffers)
     st16(m, 1);
     st16(m + 2, 16);
     ck_dl_rejected(&t, BUF_SZ, ld16(t.b + 4 + 8 + 4) + 2);
-    ck_assert_uint_ge(fake_host_trace_count(h, "fw_pkg_bad_buffer: download_pkg"), 14);
+    ck_assert_uint_ge(fake_host_trace_count(h, "err_fw_pkg_bad_buffer: download_pkg"), 14);
 
     /* Without RD the engine refuses it before the handler. */
     tbuf_init(&t, 1);

@@ -347,7 +347,7 @@ START_TEST(dflt_topo_bad_port_or_short_buffer_is_einval)
     uint8_t p[16] = { 1 }, buf[TOPO_BUF];
 
     ck_assert_uint_eq(send(AQC_GET_DFLT_TOPO, 0, p, buf, sizeof(buf), NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_port"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_port"), 1);
     ck_assert_uint_eq(send(AQC_GET_DFLT_TOPO, 0, NULL, buf, 100, NULL), AQ_RC_EINVAL);
 }
 END_TEST
@@ -480,7 +480,7 @@ START_TEST(add_elems_malformed)
     st16(p, 1);
     st16(buf + 4, 3);
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
-    ck_assert_uint_ge(fake_host_trace_count(h, "fw_sched_short_buffer"), 1);
+    ck_assert_uint_ge(fake_host_trace_count(h, "err_fw_sched_short_buffer"), 1);
     /* num_elems 0 */
     st16(buf + 4, 0);
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
@@ -496,12 +496,12 @@ START_TEST(add_elems_malformed)
 
     /* unknown parent, the root (TC layer is the firmware's), a queue group (leaf layer) */
     ck_assert_uint_eq(add_elems(0x7777, 1, NULL), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_parent"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_parent"), 1);
     ck_assert_uint_eq(add_elems(v.root, 1, NULL), AQ_RC_EINVAL);
     ck_assert_uint_eq(add_elems(v.l[7], 1, NULL), AQ_RC_EINVAL);
     ck_assert_uint_eq(add_txq(v.l[7], 0, 0, &q), AQ_RC_OK);
     ck_assert_uint_eq(add_elems(q, 1, NULL), AQ_RC_EINVAL);
-    ck_assert_uint_ge(fake_host_trace_count(h, "fw_sched_bad_layer"), 3);
+    ck_assert_uint_ge(fake_host_trace_count(h, "err_fw_sched_bad_layer"), 3);
 
     /* a full parent: L4 has L5 */
     ck_assert_uint_eq(add_elems(v.l[4], 7, t), AQ_RC_OK);
@@ -518,12 +518,12 @@ START_TEST(add_elems_malformed)
     lant_elem_info_dflt(buf + 16);
     buf[16] = TYPE_LEAF;
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_type"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_type"), 1);
     /* an RL profile that doesn't exist */
     lant_elem_info_dflt(buf + 16);
     st16(buf + 16 + 4, 77);
     ck_assert_uint_eq(send(AQC_ADD_SCHED_ELEMS, AQ_FLAG_RD, p, buf, 32, &r), AQ_RC_EINVAL);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_profile"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_profile"), 1);
     /* nothing of the refused ones was added: L2 still takes 7 more */
     ck_assert_uint_eq(add_elems(v.l[2], 7, NULL), AQ_RC_OK);
 }
@@ -554,7 +554,7 @@ START_TEST(get_elems_several_and_malformed)
 
     ck_assert_uint_eq(query(0x12345, NULL), AQ_RC_ENOENT);
     ck_assert_uint_eq(query(FW_SCHED_INVALID_TEID, NULL), AQ_RC_ENOENT);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_unknown_teid"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_unknown_teid"), 2);
     st16(p, 4);                                   /* 4 elements in 72 bytes */
     ck_assert_uint_eq(send(AQC_GET_SCHED_ELEMS, AQ_FLAG_RD, p, buf, sizeof(buf), &r),
                       AQ_RC_EINVAL);
@@ -619,7 +619,7 @@ START_TEST(delete_refuses_nodes_with_children_and_fw_nodes)
 
     lant_sched_branch(&v);
     ck_assert_uint_eq(delete1(v.l[4], v.l[5]), AQ_RC_EBUSY);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_has_children"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_has_children"), 1);
     ck_assert_uint_eq(query(v.l[5], NULL), AQ_RC_OK);
     ck_assert_uint_eq(delete1(v.root, v.tc0), AQ_RC_EINVAL);      /* TC */
     ck_assert_uint_eq(delete1(v.l[5], v.l[7]), AQ_RC_EINVAL);     /* not its child */
@@ -677,7 +677,7 @@ START_TEST(aggregator_move_as_ice_set_agg_vsi)
     other = add1(agg);
     ck_assert_uint_eq(move1(other, agg_l4, v.l[5]), AQ_RC_EINVAL);    /* not its child */
     ck_assert_uint_eq(move1(agg_l4, agg, v.l[5]), AQ_RC_EINVAL);      /* layer change */
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_layer"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_layer"), 1);
     ck_assert_uint_eq(move1(agg_l4, agg_l4, 0x5555), AQ_RC_ENOENT);
     ck_assert_uint_eq(move1(v.root, v.root, v.tc0), AQ_RC_EINVAL);    /* TC nodes stay */
     /* a full destination */
@@ -763,7 +763,7 @@ START_TEST(rl_profiles_bookkeeping)
     ck_assert_uint_eq(add_profile(6, 0, &id), AQ_RC_OK);
     ck_assert_uint_eq(cfg1(v.l[5], VALID_GCE, id, 4, 0, 4, 0), AQ_RC_OK);
     ck_assert_uint_eq(remove_profile(6, 0, id), AQ_RC_OK);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_rl_in_use"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_rl_in_use"), 1);
 
     /* bad level, type, a layer without profiles, count vs buffer */
     ck_assert_uint_eq(add_profile(0, 0, NULL), AQ_RC_EINVAL);
@@ -807,7 +807,7 @@ START_TEST(add_txqs_malformed)
     lant_sched_branch(&v);
     ck_assert_uint_eq(add_txq(v.l[7], 7, 0, &q), AQ_RC_OK);
     ck_assert_uint_eq(add_txq(v.l[7], 7, 0, NULL), AQ_RC_EEXIST);
-    ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_queue_exists"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_queue_exists"), 1);
     ck_assert_uint_eq(add_txq(v.l[6], 8, 0, NULL), AQ_RC_EINVAL);     /* not a queue group */
     ck_assert_uint_eq(add_txq(0x4444, 8, 0, NULL), AQ_RC_EINVAL);     /* unknown parent */
     ck_assert_uint_eq(add_txq(v.l[7], FW_NUM_QUEUES, 0, NULL), AQ_RC_EINVAL);
@@ -852,7 +852,7 @@ START_TEST(add_txqs_malformed)
         buf[4] = 1;
         buf[8 + 32 + 1] = 0x06;
         ck_assert_uint_eq(send(AQC_ADD_TXQS, AQ_FLAG_RD, p, buf, 56, NULL), AQ_RC_EINVAL);
-        ck_assert_uint_eq(fake_host_trace_count(h, "fw_sched_bad_elem"), 1);
+        ck_assert_uint_eq(fake_host_trace_count(h, "err_fw_sched_bad_elem"), 1);
         ck_assert(!fw_sched_get_txq(d->sched, 52, &(FwSchedTxq) { 0 }));
     }
 }

@@ -66,7 +66,7 @@ START_TEST(probe_leaves_package_switch_and_queues_up)
     ck_assert_uint_eq(txq.teid, lan_port.txq_teid);
     ck_assert_uint_eq(txq.parent_teid, lan_port.branch.l[7]);
     ck_assert_uint_eq(fake_host_trace_count(h, "lan_rx_queue: queue 0"), 1);
-    ck_assert_uint_eq(fake_host_trace_count(h, "lan_rx_bad_context"), 0);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_lan_rx_bad_context"), 0);
 }
 END_TEST
 

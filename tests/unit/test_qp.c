@@ -475,7 +475,7 @@ START_TEST(rmmod_teardown_leaves_nothing_alive)
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_RTS, 0)), 0);
     /* Destroying the CQP now would leak: the check says so. */
     ck_assert_uint_eq(cqp_leak_check(d), 1 + 2 + 1 + 1 + 3 + 1);
-    ck_assert_uint_eq(fake_host_trace_count(h, "cqp_leak:"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_cqp_leak:"), 1);
     /* QP1: ERROR + flush, destroy; WS leaf, VSI, root; its CQ; stats; AEQ; CEQ 0; CCQ. */
     ck_assert_uint_eq(cqpt_maj(modify_qp(1, QP_TYPE_ROCE_UD, QP_STATE_ERROR, 0)), 0);
     memset(q, 0, sizeof(q));
@@ -503,7 +503,7 @@ START_TEST(rmmod_teardown_leaves_nothing_alive)
     irdma_dev_mmio_write(d, PFPE_CCQPLOW, 0);
     ck_assert_uint_eq(irdma_dev_mmio_read(d, PFPE_CCQPSTATUS), 0);
     ck_assert_uint_eq(fake_host_trace_count(h, "cqp_leak_check:"), 1);
-    ck_assert_uint_eq(fake_host_trace_count(h, "cqp_leak:"), 1);     /* only the early one */
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_cqp_leak:"), 1);     /* only the early one */
     ck_assert_uint_eq(cqp_leak_check(d), 0);
     ck_assert_uint_eq(d->rdma_teardowns, 1);
     ck_assert_uint_eq(d->rdma_leaked, 0);

@@ -119,8 +119,20 @@ START_TEST(unimplemented_offsets_read_zero_and_are_traced)
     ck_assert_uint_eq(emu_regfile_read(rf, 0x123450), 0);
     emu_regfile_write(rf, 0x123450, 7);
     ck_assert_uint_eq(emu_regfile_read(rf, 0x123450), 0);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_read_unimplemented: off=0x123450"), 2);
-    ck_assert_uint_eq(fake_host_trace_count(h, "reg_write_unimplemented: off=0x123450"), 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_read_unimplemented: off=0x123450"), 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_write_unimplemented: off=0x123450"), 1);
+}
+END_TEST
+
+START_TEST(trace_events_are_enabled_one_at_a_time)
+{
+    /* The core asks the host per event: with only the read's event on, the write is dropped. */
+    h->trace_one = true;
+    h->trace_only = TR_ERR_REG_READ_UNIMPLEMENTED;
+    emu_regfile_write(rf, 0x123450, 7);
+    ck_assert_uint_eq(emu_regfile_read(rf, 0x123450), 0);
+    ck_assert_uint_eq(h->traces->len, 1);
+    ck_assert_uint_eq(fake_host_trace_count(h, "err_reg_read_unimplemented: off=0x123450"), 1);
 }
 END_TEST
 
@@ -148,6 +160,7 @@ Suite *regs_suite(void)
     tcase_add_test(tc, two_dimensional_index_is_outer_times_count_plus_inner);
     tcase_add_test(tc, handlers_get_element_index_and_masked_value);
     tcase_add_test(tc, unimplemented_offsets_read_zero_and_are_traced);
+    tcase_add_test(tc, trace_events_are_enabled_one_at_a_time);
     tcase_add_test(tc, any_guest_offset_is_safe);
     suite_add_tcase(s, tc);
     return s;
