@@ -308,6 +308,8 @@ class Guest:
             return None
         ok, test, detail = m.group(1) == "ok", m.group(3), m.group(4) or ""
         verdict = "PASS" if ok else "TIMEOUT" if detail.startswith("TIMEOUT") else "FAIL"
+        if verdict == "TIMEOUT":
+            detail = detail[len("TIMEOUT"):].strip()
         self.results[test] = (verdict, detail)
         if test in self.begun:
             self.took[test] = now - self.begun[test]
