@@ -2,8 +2,10 @@
 """Boot the test guest under QEMU/TCG with -device irdma-sim and run a list of guest tests.
 
 The guest's /init runs the tests named on the kernel command line and reports on the serial
-console (see guest-tests/init). This harness starts QEMU, timestamps every serial line into a
-log file, parses the @@ markers, prints one line per test and then "N passed, N failed".
+console in KTAP (see guest-tests/init). This harness starts QEMU, timestamps every serial line
+into a log file, parses the KTAP results and the @@ markers, prints one line per test and then
+"N passed, N failed", and with --junit (or $IRDMA_SIM_JUNIT_DIR) writes a JUnit XML report: one
+testcase per test asked for, a failure's text the harness's reasons and the tail of its output.
 A test passes only if it reported PASS and its boot was sound: QEMU exited 0, /init got to
 @@DONE, and the kernel log (console lines and the @@DMESG block) has no line of an oops, BUG,
 WARNING, sanitizer report, hung task, RCU stall or list corruption (KLOG_BAD) that the test
@@ -14,6 +16,7 @@ reported again as FAIL, naming the line, and counted as failed.
 Exit status: 0 only if every requested test passed.
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -22,6 +25,7 @@ import socket
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultctl                                    # noqa: E402  (scripts/: the fault plans)
@@ -32,6 +36,11 @@ BUILD = os.path.join(REPO, "build")
 MAC_RE = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
 # A kernel log line (console or dmesg): optional <level>, the printk timestamp, the text.
 KLOG_LINE = re.compile(r"^(?:<\d+>)?\[\s*\d+\.\d+\] (.*)$")
+# The guest's KTAP plan and result lines (a test's own output is prefixed "[NAME] ").
+KTAP_PLAN = re.compile(r"^1\.\.(\d+)$")
+KTAP_RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
+# Lines of a test's output kept for its JUnit failure text.
+JUNIT_TAIL = 40
 # Kernel log lines that fail the test they appear in (unless it expects them).
 KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel panic|"
                       r"general protection fault|soft lockup|hung task|"
@@ -84,6 +93,8 @@ def parse_args(argv):
     p.add_argument("--log", help="serial log file (default build/logs/guest-TIME.log)")
     p.add_argument("--append", default="", help="extra kernel command line")
     p.add_argument("--quiet", action="store_true", help="do not echo guest output")
+    p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report of this run (default: "
+                   "a new file in $IRDMA_SIM_JUNIT_DIR when that is set)")
     p.add_argument("--trace", help="QEMU trace events to enable (e.g. 'irdma_sim_*'), "
                    "written to the log file with a .trace suffix")
     a = p.parse_args(argv)
@@ -129,7 +140,8 @@ def guest_dir(p, a):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         p.error(r.stderr.strip())
-    d = os.path.join(BUILD, "guest", r.stdout.strip())
+    a.slug = r.stdout.strip()
+    d = os.path.join(BUILD, "guest", a.slug)
     kname = a.kernel or "the default kernel"
     if not a.kernel_image:
         a.kernel_image = next((os.path.join(d, f) for f in ("vmlinux", "bzImage")
@@ -181,9 +193,13 @@ class Guest:
         self.qmp = Qmp(self.qmp_path)
         self.cmd = self.command(netdevs, extra_append)
         self.results, self.marks = {}, {}
+        self.plan = None              # N of the guest's KTAP plan "1..N"
+        self.begun = {}               # test: host time of its @@BEGIN
+        self.took = {}                # test: seconds from @@BEGIN to its result
+        self.output = collections.defaultdict(lambda: collections.deque(maxlen=JUNIT_TAIL))
         self.buf = b""
         self.in_dmesg = False
-        self.running = None           # the test between its @@BEGIN and @@RESULT (console)
+        self.running = None           # the test between its @@BEGIN and its result (console)
         self.klog_test = None         # the test between its kernel-log marks (@@DMESG block)
         self.klog_bad = []            # [(test or None, line)]: KLOG_BAD lines, in order
         self.klog_expect = {}         # test: [the regexes of its @@EXPECT-KLOG lines]
@@ -266,12 +282,38 @@ class Guest:
             self.marks[m.group(1)] = now
         if m and m.group(1) == "DONE" and self.report_props():
             self.report()
-        m = re.search(r"@@RESULT (\S+) (PASS|FAIL|TIMEOUT)\s*(.*)$", line)
-        if m:
-            self.results[m.group(1)] = (m.group(2), m.group(3))
-            print(f"{m.group(2):7} {tag}{m.group(1)} {m.group(3)}".rstrip(), flush=True)
+        got = None if self.in_dmesg else self.ktap(line, now)
+        if got:
+            print(f"{got[1]:7} {tag}{got[0]} {got[2]}".rstrip(), flush=True)
         elif not self.a.quiet and not self.in_dmesg and not line.startswith("@@DMESG"):
             print(f"  {tag}| " + line, flush=True)
+
+    def ktap(self, line, now):
+        """Takes in a console line outside the kernel log: the KTAP plan, a test's begin mark,
+        its output, its result. Returns (test, PASS|FAIL|TIMEOUT, detail) for a result line."""
+        m = KTAP_PLAN.match(line)
+        if m:
+            self.plan = int(m.group(1))
+            return None
+        m = re.match(r"@@BEGIN (\S+)$", line)
+        if m:
+            self.begun[m.group(1)] = now
+            return None
+        m = re.match(r"\[([A-Za-z0-9_.-]+)\] ", line)
+        if m:
+            self.output[m.group(1)].append(line[m.end():])
+            return None
+        m = KTAP_RESULT.match(line)
+        if not m:
+            return None
+        ok, test, detail = m.group(1) == "ok", m.group(3), m.group(4) or ""
+        verdict = "PASS" if ok else "TIMEOUT" if detail.startswith("TIMEOUT") else "FAIL"
+        if verdict == "TIMEOUT":
+            detail = detail[len("TIMEOUT"):].strip()
+        self.results[test] = (verdict, detail)
+        if test in self.begun:
+            self.took[test] = now - self.begun[test]
+        return test, verdict, detail
 
     def klog_scan(self, line):
         """Follows which test runs, collects the tests' @@EXPECT-KLOG regexes and the kernel
@@ -279,7 +321,7 @@ class Guest:
         m = re.match(r"@@BEGIN (\S+)", line)
         if m:
             self.running = m.group(1)
-        elif line.startswith("@@RESULT "):
+        elif KTAP_RESULT.match(line):
             self.running = None
         m = re.match(r"\[(\S+)\] @@EXPECT-KLOG (.*)$", line)
         if m:
@@ -327,6 +369,10 @@ class Guest:
         if rc != 0:
             for t in self.tests:
                 why[t].append(f"qemu exit {rc}")
+        if self.plan is not None and self.plan != len(self.tests):
+            for t in self.tests:
+                why[t].append(f"the guest planned {self.plan} tests (KTAP 1..{self.plan}), "
+                              f"{len(self.tests)} were asked for")
         return why
 
     def report_props(self):
@@ -365,19 +411,8 @@ class Guest:
         self.log.close()
         if os.path.exists(self.qmp_path):
             os.unlink(self.qmp_path)
+        self.settle(rc, timed_out)
         tag = f"{self.name}:" if self.a.peer_tests else ""
-        for t in self.tests:
-            if t not in self.results:
-                why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
-                print(f"FAIL    {tag}{t} no result: {why}")
-        why = self.verdicts(rc)
-        for t in self.tests:
-            if why[t]:
-                was = self.results.get(t, ("no result",))[0]
-                more = f" (and {len(why[t]) - 3} more)" if len(why[t]) > 3 else ""
-                print(f"FAIL    {tag}{t} (reported {was}): {'; '.join(why[t][:3])}{more}")
-                if was == "PASS":
-                    self.results[t] = ("FAIL", why[t][0])
         if "INIT" in self.marks:
             done = f", tests done at {self.marks['DONE']:.2f} s" if "DONE" in self.marks else ""
             print(f"boot{' ' + self.name if tag else ''}: /init at {self.marks['INIT']:.2f} s"
@@ -386,9 +421,71 @@ class Guest:
             print(f"boot{' ' + self.name if tag else ''}: /init never started; log {self.log_path}")
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
 
+    def settle(self, rc, timed_out):
+        """The boot's final verdicts: prints a FAIL line for each test without a result and for
+        each the boot's verdict fails; leaves self.why = {test: [reasons it did not pass]}."""
+        tag = f"{self.name}:" if self.a.peer_tests else ""
+        for t in self.tests:
+            if t not in self.results:
+                why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
+                print(f"FAIL    {tag}{t} no result: {why}")
+        why = self.verdicts(rc)
+        self.why = {t: list(why[t]) for t in self.tests}
+        for t in self.tests:
+            if t not in self.results:
+                self.why[t].insert(0, "host timeout" if timed_out else
+                                   f"no result: the guest ended without one (qemu exit {rc})")
+            elif self.results[t][0] != "PASS":
+                self.why[t].insert(0, f"{self.results[t][0]} {self.results[t][1]}".rstrip())
+        for t in self.tests:
+            if why[t]:
+                was = self.results.get(t, ("no result",))[0]
+                more = f" (and {len(why[t]) - 3} more)" if len(why[t]) > 3 else ""
+                print(f"FAIL    {tag}{t} (reported {was}): {'; '.join(why[t][:3])}{more}")
+                if was == "PASS":
+                    self.results[t] = ("FAIL", why[t][0])
+
 
 def next_mac(mac):
     return mac[:-2] + f"{(int(mac[-2:], 16) + 1) % 256:02x}"
+
+
+def junit_suite(g, suite_name):
+    """A <testsuite> of guest @g after finish(): one testcase per test asked for; a test that
+    did not pass (whatever the reason: its result, the boot's verdict, no result at all) has a
+    <failure> with the reasons and the tail of its output."""
+    suite = ET.Element("testsuite", name=suite_name, tests=str(len(g.tests)))
+    failures = 0
+    for t in g.tests:
+        case = ET.SubElement(suite, "testcase", classname=suite_name, name=t,
+                             time=f"{g.took.get(t, 0.0):.3f}")
+        if g.why[t]:
+            failures += 1
+            fail = ET.SubElement(case, "failure", message=g.why[t][0][:500])
+            fail.text = "\n".join(g.why[t] + ["", f"last {JUNIT_TAIL} lines of output:"] +
+                                  list(g.output.get(t, [])))
+    suite.set("failures", str(failures))
+    return suite
+
+
+def write_junit(a, guests):
+    """--junit FILE (or a new file in $IRDMA_SIM_JUNIT_DIR): the run's JUnit XML report."""
+    path = a.junit
+    if not path and os.environ.get("IRDMA_SIM_JUNIT_DIR"):
+        d = os.environ["IRDMA_SIM_JUNIT_DIR"]
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, os.path.basename(a.log)[:-4] + ".xml")
+    if not path:
+        return
+    what = a.list or ",".join(a.test_names)
+    root = ET.Element("testsuites")
+    for g in guests:
+        name = f"kernel {a.slug}: {what}" + (f" (guest {g.name}, {g.nic})" if a.peer_tests else "")
+        root.append(junit_suite(g, name))
+    ET.indent(root)
+    tmp = path + ".tmp"
+    ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
+    os.replace(tmp, path)
 
 
 def free_udp_ports(n):
@@ -456,6 +553,7 @@ def run(a):
                 running -= 1
     passed = sum(g.finish(timed_out) for g in guests)
     total = sum(len(g.tests) for g in guests)
+    write_junit(a, guests)
     print(f"{passed} passed, {total - passed} failed")
     return 0 if passed == total and not timed_out else 1
 

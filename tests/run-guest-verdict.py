@@ -2,10 +2,17 @@
 """scripts/run-guest.py's boot verdict on canned serial output: kernel log lines of an oops,
 WARNING, ... fail the test they appeared in (or every test of the boot), unless the test
 declared them with @@EXPECT-KLOG; a boot without @@DONE or with a QEMU exit status other than 0
-fails every test. Exit 1 if a verdict is not the expected one."""
+fails every test; the guest's KTAP results and plan are read, and the JUnit report has one
+testcase per test asked for, each one that did not pass with its reasons and output tail.
+Exit 1 if a verdict is not the expected one."""
+import argparse
+import collections
+import contextlib
 import importlib.util
+import io
 import os
 import sys
+import xml.etree.ElementTree as ET
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 spec = importlib.util.spec_from_file_location("run_guest",
@@ -17,27 +24,37 @@ WARN = ("WARNING: CPU: 0 PID: 245 at drivers/infiniband/core/rdma_core.c:940 "
         "uverbs_destroy_ufile_hw+0x1b5/0x1c0 [ib_uverbs]")
 
 
-def boot(lines, rc=0, tests=("t1", "t2")):
-    """{test: [why]} for a boot of @tests whose console showed @lines."""
+def guest_of(lines, tests=("t1", "t2")):
+    """A harness Guest of @tests that has read the console @lines (one second apart)."""
     g = rg.Guest.__new__(rg.Guest)
+    g.a = argparse.Namespace(peer_tests=[])
     g.tests = list(tests)
-    g.results, g.marks = {}, {}
+    g.results, g.marks, g.begun, g.took, g.plan = {}, {}, {}, {}, None
+    g.output = collections.defaultdict(lambda: collections.deque(maxlen=rg.JUNIT_TAIL))
     g.in_dmesg, g.running, g.klog_test = False, None, None
     g.klog_bad, g.klog_expect = [], {}
-    for line in lines:
+    for now, line in enumerate(lines):
         if line.startswith("@@DMESG-BEGIN"):
             g.in_dmesg = True
         elif line.startswith("@@DMESG-END"):
             g.in_dmesg = False
         g.klog_scan(line)
+        if not g.in_dmesg:
+            g.ktap(line, float(now))
         if line.startswith("@@DONE"):
             g.marks["DONE"] = 1.0
-    return g.verdicts(rc)
+    return g
 
 
-def run_of(t, out=(), klog=()):
+def boot(lines, rc=0, tests=("t1", "t2")):
+    """{test: [why]} for a boot of @tests whose console showed @lines."""
+    return guest_of(lines, tests).verdicts(rc)
+
+
+def run_of(t, out=(), klog=(), result=None):
     """Console lines of test @t: its output, and the kernel lines logged while it ran."""
-    return ([f"@@BEGIN {t}"] + [f"[{t}] {o}" for o in out] + [f"@@RESULT {t} PASS"],
+    result = result or f"ok {int(t[1:]) if t[1:].isdigit() else 1} {t}"
+    return ([f"@@BEGIN {t}"] + [f"[{t}] {o}" for o in out] + [result],
             [f"[   1.000000] @@TEST-BEGIN {t}"] + [f"[   2.000000] {k}" for k in klog] +
             [f"[   3.000000] @@TEST-END {t}"])
 
@@ -108,5 +125,51 @@ expect("DEBUG: is not BUG:, a warning is not a WARNING:",
                   run_of("t2"))), [])
 expect("a test's own output is not the kernel log",
        boot(guest(run_of("t1", out=["[ 1.0] WARNING: quoted"]), run_of("t2"))), [])
+
+
+def junit(lines, rc=0, tests=("t1", "t2")):
+    """{test: failure text or None} of the JUnit report of that boot."""
+    g = guest_of(lines, tests)
+    with contextlib.redirect_stdout(io.StringIO()):
+        g.settle(rc, False)
+    suite = rg.junit_suite(g, "kernel x: canned")
+    cases = {c.get("name"): c.find("failure") for c in suite.iter("testcase")}
+    return {t: None if f is None else f.get("message") + "\n" + (f.text or "")
+            for t, f in cases.items()}
+
+
+def expect_junit(name, got, want):
+    """@want: {test: None (passed) or a string its failure text must contain}."""
+    global failures
+    ok = set(got) == set(want) and all(
+        (got[t] is None) if w is None else (got[t] is not None and w in got[t])
+        for t, w in want.items())
+    failures += not ok
+    print(f"{'ok' if ok else 'FAIL'} junit: {name}" + ("" if ok else f": got {got}"))
+
+
+ktap = ["KTAP version 1", "1..2"]
+expect_junit("a clean boot: every test a passed testcase",
+             junit(ktap + guest(run_of("t1"), run_of("t2"))), {"t1": None, "t2": None})
+expect_junit("not ok: the reason and the test's output tail",
+             junit(ktap + guest(run_of("t1", out=["step 1 fine", "payload mismatch at 4096"],
+                                       result="not ok 1 t1 # rc=1: payload mismatch at 4096"),
+                                run_of("t2"))),
+             {"t1": "step 1 fine\npayload mismatch at 4096", "t2": None})
+expect_junit("a timeout is a failure that says so",
+             junit(ktap + guest(run_of("t1", result="not ok 1 t1 # TIMEOUT after 120s"),
+                                run_of("t2"))), {"t1": "TIMEOUT after 120s", "t2": None})
+expect_junit("a test that never reported (crash) is a failed testcase, not absent",
+             junit(ktap + run_of("t1")[0] + ["@@BEGIN t2", "[t2] working"], rc=0),
+             {"t1": "@@DONE", "t2": "no result"})
+expect_junit("a kernel WARNING in t2's run fails t2 though it said ok",
+             junit(ktap + guest(run_of("t1"), run_of("t2", klog=[WARN]))),
+             {"t1": None, "t2": "kernel log: WARNING"})
+expect_junit("a KTAP plan other than the tests asked for fails every test",
+             junit(["KTAP version 1", "1..1"] + guest(run_of("t1"), run_of("t2"))),
+             {"t1": "KTAP 1..1", "t2": "KTAP 1..1"})
+expect_junit("a test's output line that looks like KTAP is output, not a result",
+             junit(ktap + guest(run_of("t1", out=["ok 2 t2"], result="not ok 1 t1 # rc=1: x"),
+                                run_of("t2"))), {"t1": "rc=1", "t2": None})
 print(f"run-guest verdicts: {failures} wrong")
 sys.exit(1 if failures else 0)
