@@ -67,13 +67,13 @@ static void no_send(void *opaque, const void *frame, size_t len)
     (void)opaque, (void)frame, (void)len;
 }
 
-static bool no_trace_enabled(void *opaque)
+static bool no_trace_enabled(void *opaque, EmuTraceId event)
 {
-    (void)opaque;
+    (void)opaque, (void)event;
     return false;
 }
 
-static void no_trace(void *opaque, const char *event, const char *detail)
+static void no_trace(void *opaque, EmuTraceId event, const char *detail)
 {
     (void)opaque, (void)event, (void)detail;
 }
