@@ -474,7 +474,11 @@ def write_junit(a, guests):
     if not path and os.environ.get("IRDMA_SIM_JUNIT_DIR"):
         d = os.environ["IRDMA_SIM_JUNIT_DIR"]
         os.makedirs(d, exist_ok=True)
-        path = os.path.join(d, os.path.basename(a.log)[:-4] + ".xml")
+        stem = os.path.join(d, f"{a.slug}-{os.path.basename(a.log)[:-4]}")
+        path, n = stem + ".xml", 1
+        while os.path.exists(path):           # the same log name twice (determinism's boots)
+            n += 1
+            path = f"{stem}-{n}.xml"
     if not path:
         return
     what = a.list or ",".join(a.test_names)
