@@ -275,6 +275,11 @@ static bool wire_link_up(IrdmaDev *d)
     return fw_link_is_up(d->link);
 }
 
+static bool wire_mac_loopback(IrdmaDev *d)
+{
+    return fw_link_mac_loopback(d->link);
+}
+
 static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
     lan_rx_frame(d->lan_rx, frame, len);
@@ -282,6 +287,7 @@ static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
 
 static const WireHandlers wire_handlers = {
     .link_up = wire_link_up,
+    .mac_loopback = wire_mac_loopback,
     .rx_frame = wire_to_lan,
     .rx_looped = roce_rx_looped,
     .rx_train = roce_rx_train,

@@ -113,6 +113,11 @@
 #define PORT_OPT_ELEM_MAX_SPEED     1
 #define PORT_OPT_ACTIVE_IDX         0       /* bits 3:0 of PORT_OPT_OPTIONS */
 
+/* 0x0620 set_mac_lb params (struct ice_aqc_set_mac_lb) */
+#define MAC_LB_MODE                 0
+#define MAC_LB_EN                   0x01
+#define MAC_LB_OSC_CLK              0x02
+
 /* 0x0613 set_event_mask params: a set bit masks (disables) that event. */
 #define EVENT_MASK                  8
 #define LINK_EVENT_UPDOWN           0x0002
@@ -155,6 +160,7 @@ struct FwLink {
     bool lse;                     /* link status events enabled (0x0607 LSE) */
     bool carrier;                 /* the wire */
     bool was_up;                  /* last state reported */
+    bool mac_lb;                  /* MAC loopback (0x0620): Tx frames return to Rx */
 };
 
 static const PortMode *find_mode(unsigned mbps)
@@ -366,6 +372,26 @@ static uint16_t fw_set_event_mask(IrdmaDev *d, AqCmd *c)
     return AQ_RC_OK;
 }
 
+/* ---- 0x0620 set_mac_lb ---- */
+
+/* MAC loopback, as ice's loopback self-test turns it on and off: every frame the port
+ * transmits comes back to its receive side instead of leaving (port/wire.c). OSC_CLK (loop on
+ * the oscillator clock) makes no difference to the model. */
+static uint16_t fw_set_mac_lb(IrdmaDev *d, AqCmd *c)
+{
+    FwLink *s = d->link;
+    uint8_t mode = c->params[MAC_LB_MODE];
+
+    s->mac_lb = mode & MAC_LB_EN;
+    emu_trace(&d->host, "fw_mac_loopback", "%s (mode 0x%02x)", s->mac_lb ? "on" : "off", mode);
+    return AQ_RC_OK;
+}
+
+bool fw_link_mac_loopback(const FwLink *s)
+{
+    return s->mac_lb;
+}
+
 /* ---- 0x06E0 get_link_topo ---- */
 
 /*
@@ -430,6 +456,7 @@ static const AqOpcode link_ops[] = {
     /* Without a buffer only the LSE setting changes. */
     { AQC_GET_LINK_STATUS, "get_link_status", fw_get_link_status, AQ_BUF_OUT_OPT, 0 },
     { AQC_SET_EVENT_MASK, "set_event_mask", fw_set_event_mask, AQ_BUF_NONE, 0 },
+    { AQC_SET_MAC_LB, "set_mac_lb", fw_set_mac_lb, AQ_BUF_NONE, 0 },
     { AQC_GET_LINK_TOPO, "get_link_topo", fw_get_link_topo, AQ_BUF_NONE, 0 },
     { AQC_GET_PORT_OPTIONS, "get_port_options", fw_get_port_options, AQ_BUF_OUT,
       PORT_OPT_ELEM_SIZE },
@@ -464,4 +491,5 @@ void fw_link_pf_reset(FwLink *s)
 {
     s->lse = false;
     s->event_mask = 0;
+    s->mac_lb = false;
 }

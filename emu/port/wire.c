@@ -134,24 +134,33 @@ static bool enqueue(IrdmaDev *d, WireQueue *q, uint64_t at, WireDest dest, const
 static void rx_due(void *opaque);
 static void tx_due(void *opaque);
 
-static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
-{
-    if (!d->wire->h->link_up(d)) {
-        return;
-    }
-    d->host.ops->send_frame(d->host.opaque, frame, len);
-}
-
-/* The receive side takes a frame whose last bit arrived now (from the network or looped). */
-static void arrive(IrdmaDev *d, const uint8_t *frame, size_t len, WireDest from)
+/* The receive side takes a frame whose last bit arrived now: from the network (@far_end: it
+ * crossed a cable), or looped (WIRE_TO_SELF: to the RDMA engine; WIRE_TO_NETWORK without
+ * @far_end: by the MAC, to the LAN receive side). */
+static void arrive(IrdmaDev *d, const uint8_t *frame, size_t len, WireDest from, bool far_end)
 {
     uint64_t now = now_ns(d);
 
     /* The far end's MAC, PHY and the cable are charged to the receiver. */
-    if (from == WIRE_TO_NETWORK && d->timing.mode == TIMING_MODEL) {
+    if (far_end && d->timing.mode == TIMING_MODEL) {
         now += d->timing.p.wire_ns;
     }
     enqueue(d, &d->wire->rx, timing_rx_frame(&d->timing, now, len), from, frame, len, rx_due);
+}
+
+static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    if (d->wire->h->mac_loopback(d)) {
+        /* MAC loopback: the frame turns round in the MAC and never reaches the network. */
+        emu_trace(&d->host, "wire_mac_looped", "len %zu dst %02x:%02x:%02x:%02x:%02x:%02x", len,
+                  frame[0], frame[1], frame[2], frame[3], frame[4], frame[5]);
+        arrive(d, frame, len, WIRE_TO_NETWORK, false);
+        return;
+    }
+    if (!d->wire->h->link_up(d)) {
+        return;
+    }
+    d->host.ops->send_frame(d->host.opaque, frame, len);
 }
 
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
@@ -161,7 +170,7 @@ uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma
 
     if (d->timing.mode == TIMING_INLINE) {
         if (dest == WIRE_TO_SELF) {
-            arrive(d, frame, len, dest);
+            arrive(d, frame, len, dest, false);
         } else {
             to_network(d, frame, len);
         }
@@ -197,7 +206,7 @@ void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
         d->wire->h->rx_frame(d, frame, len);
         return;
     }
-    arrive(d, frame, len, WIRE_TO_NETWORK);
+    arrive(d, frame, len, WIRE_TO_NETWORK, true);
 }
 
 /* Hand on the due packets of @q, at most the run budget of them, then re-arm. @handle hands on
@@ -231,7 +240,7 @@ static unsigned tx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
     (void)max;
     if (f->dest == WIRE_TO_SELF) {
-        arrive(d, f->data, f->len, WIRE_TO_SELF);
+        arrive(d, f->data, f->len, WIRE_TO_SELF, false);
     } else {
         to_network(d, f->data, f->len);
     }

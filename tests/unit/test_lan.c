@@ -10,6 +10,7 @@
 #include "emu/lan/lan_rx.h"
 #include "emu/lan/lan_tx.h"
 #include "emu/core/le.h"
+#include "emu/fw/aq_defs.h"
 
 #define ETH_HLEN        14
 #define ETH_P_IPV4      0x0800
@@ -144,6 +145,35 @@ START_TEST(packet_cut_by_the_tail_waits_for_its_end)
 }
 END_TEST
 
+/* ice's loopback self-test: with MAC loopback on (0x0620) a frame the port transmits comes
+ * back through the Rx rules into the ring and none leaves; off again, frames leave. */
+START_TEST(mac_loopback_returns_tx_frames_to_rx)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, bcast);
+
+    params[0] = 0x01;                       /* ICE_AQ_MAC_LB_EN */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_MAC_LB, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 0);
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+    ck_assert_uint_eq(ld16(rx_desc(0) + LANT_RXD_STATUS0) & LANT_RXD_ST0_DD, LANT_RXD_ST0_DD);
+    ck_assert_mem_eq(h->mem + LANT_RX_BUF, f, len);
+    params[0] = 0;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_MAC_LB, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 1);
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+}
+END_TEST
+
 #define TSO_HDR         (ETH_HLEN + IPV4_HLEN + 20)
 #define TSO_LEN         16000
 #define TSO_MSS         64
@@ -196,6 +226,7 @@ Suite *lan_suite(void)
     tcase_add_test(tc, frame_to_the_port_lands_in_the_rx_ring);
     tcase_add_test(tc, broadcast_passes_and_other_macs_are_filtered);
     tcase_add_test(tc, tx_descriptor_sends_its_buffer);
+    tcase_add_test(tc, mac_loopback_returns_tx_frames_to_rx);
     tcase_add_test(tc, packet_cut_by_the_tail_waits_for_its_end);
     tcase_add_test(tc, tx_yields_to_the_host_after_its_frame_budget);
     suite_add_tcase(s, tc);
