@@ -2,7 +2,8 @@
  * fw/link.h - the port: PHY capabilities and configuration, MAC configuration, link status
  * and its events, the board's link topology and the port options; AQ 0x0600 get_phy_caps,
  * 0x0601 set_phy_cfg, 0x0603 set_mac_cfg, 0x0605 restart_an, 0x0607 get_link_status,
- * 0x0613 set_event_mask, 0x0620 set_mac_lb, 0x06E0 get_link_topo, 0x06EA get_port_options.
+ * 0x0613 set_event_mask, 0x0620 set_mac_lb, 0x06E0 get_link_topo, 0x06EA get_port_options,
+ * 0x06EE sff_eeprom (the memory of the SR module in the port's cage).
  *
  * The link is up when the wire is (irdma_dev_set_carrier, from the host's netdev state) and
  * the driver has the PHY enabled (set_phy_cfg / restart_an). Each change of that state is
