@@ -15,6 +15,7 @@
 #include "core/intr.h"
 #include "lan/lan.h"
 #include "lan/lan_rx.h"
+#include "lan/lan_stats.h"
 #include "rdma/roce.h"
 #include "port/wire.h"
 #include "core/fault.h"
@@ -334,6 +335,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->aq = aq_new(d);
     d->lan_tx = lan_tx_new(d);
     d->lan_rx = lan_rx_new(d, roce_rx_frame);
+    d->lan_stats = lan_stats_new(d);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -387,6 +389,7 @@ void irdma_dev_free(IrdmaDev *d)
     fw_general_free(d->fw);
     lan_rx_free(d->lan_rx);
     lan_tx_free(d->lan_tx);
+    lan_stats_free(d->lan_stats);
     aq_free(d->aq);
     intr_free(d->intr);
     emu_event_queue_destroy(&d->events);
@@ -418,6 +421,7 @@ void irdma_dev_reset(IrdmaDev *d)
     emu_trace(&d->host, "dev_reset", "function reset");
     fault_reset(d);
     reset_pf_state(d);
+    lan_stats_reset(d->lan_stats);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
 }

@@ -1,5 +1,6 @@
 /* lan_rx.c - LAN receive engine (see lan_rx.h). */
 #include "lan/lan_rx.h"
+#include "lan/lan_stats.h"
 #include "core/e810_regs.h"
 #include "fw/switch.h"
 #include "core/intr.h"
@@ -316,6 +317,7 @@ static bool deliver(LanRx *r, const RxFrame *fr)
     }
     r->stats.frames++;
     r->stats.bytes += len;
+    lan_stats_rx(d->lan_stats, fr->vsi, fr->data, fr->len);
     return true;
 }
 
@@ -332,6 +334,8 @@ static void deliver_pending(void *opaque)
     while ((fr = g_queue_pop_head(&r->pending))) {
         if (r->q[fr->q].enabled && deliver(r, fr)) {
             g_hash_table_add(irq_queues, GUINT_TO_POINTER(fr->q));
+        } else {
+            lan_stats_rx_discard(d->lan_stats, fr->vsi);
         }
         g_free(fr);
     }
@@ -369,6 +373,7 @@ static void to_vsi(LanRx *r, const uint8_t *frame, size_t len, const RxParse *p,
     if (q >= LAN_NUM_RXQ || !r->q[q].enabled || g_queue_get_length(&r->pending) >= RX_MAX_PENDING) {
         r->stats.no_queue++;
         emu_trace(&d->host, "lan_rx_no_queue", "vsi %u queue %u not enabled (or backlog)", vsi, q);
+        lan_stats_rx_discard(d->lan_stats, vsi);
         g_free(fr);
         return;
     }

@@ -174,6 +174,52 @@ START_TEST(mac_loopback_returns_tx_frames_to_rx)
 }
 END_TEST
 
+/* GLV_* as ice_update_eth_stats reads them (rd64: L, then H at +4), VSI @v. */
+#define GLV_GORCL(v)    (0x003B0000 + (v) * 8)
+#define GLV_UPRCL(v)    (0x003B2000 + (v) * 8)
+#define GLV_BPRCL(v)    (0x003B6000 + (v) * 8)
+#define GLV_GOTCL(v)    (0x00300000 + (v) * 8)
+#define GLV_UPTCL(v)    (0x0030A000 + (v) * 8)
+#define GLV_RDPC(v)     (0x00294C04 + (v) * 4)
+
+static uint64_t rd40(uint32_t off)
+{
+    return irdma_dev_mmio_read(d, off) | (uint64_t)irdma_dev_mmio_read(d, off + 4) << 32;
+}
+
+/* The VSI's counters move with what it receives and sends: octets, unicast and broadcast frames;
+ * a frame its disabled queue cannot take is a discard. A PF reset keeps them. */
+START_TEST(vsi_counters_count_frames_and_octets)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    unsigned v = lan_port.vsi;
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, d->cfg.mac);
+
+    irdma_dev_receive(d, f, len);
+    irdma_dev_receive(d, f, udp_frame(f, bcast));
+    step();
+    ck_assert_uint_eq(rd40(GLV_GORCL(v)), 2 * len);
+    ck_assert_uint_eq(rd40(GLV_UPRCL(v)), 1);
+    ck_assert_uint_eq(rd40(GLV_BPRCL(v)), 1);
+    udp_frame(f, peer_mac);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(rd40(GLV_GOTCL(v)), len);
+    ck_assert_uint_eq(rd40(GLV_UPTCL(v)), 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLV_RDPC(v)), 0);
+    irdma_dev_mmio_write(d, QRX_CTRL(LANT_RXQ), 0);          /* the queue disabled */
+    irdma_dev_receive(d, f, udp_frame(f, d->cfg.mac));
+    step();
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLV_RDPC(v)), 1);
+    ck_assert_uint_eq(rd40(GLV_UPRCL(v)), 1);
+    irdma_dev_mmio_write(d, PFGEN_CTRL, PFGEN_CTRL_PFSWR_M);
+    ck_assert_uint_eq(rd40(GLV_GORCL(v)), 2 * len);
+}
+END_TEST
+
 #define TSO_HDR         (ETH_HLEN + IPV4_HLEN + 20)
 #define TSO_LEN         16000
 #define TSO_MSS         64
@@ -227,6 +273,7 @@ Suite *lan_suite(void)
     tcase_add_test(tc, broadcast_passes_and_other_macs_are_filtered);
     tcase_add_test(tc, tx_descriptor_sends_its_buffer);
     tcase_add_test(tc, mac_loopback_returns_tx_frames_to_rx);
+    tcase_add_test(tc, vsi_counters_count_frames_and_octets);
     tcase_add_test(tc, packet_cut_by_the_tail_waits_for_its_end);
     tcase_add_test(tc, tx_yields_to_the_host_after_its_frame_budget);
     suite_add_tcase(s, tc);
