@@ -422,6 +422,7 @@ void irdma_dev_reset(IrdmaDev *d)
     fault_reset(d);
     reset_pf_state(d);
     lan_stats_reset(d->lan_stats);
+    wire_stats_clear(d->wire);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
 }

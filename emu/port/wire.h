@@ -54,6 +54,10 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h);
 void wire_free(Wire *w);
 void wire_reset(Wire *w);
 WireStats *wire_stats(Wire *w);
+/* The MAC's statistics registers (GLPRT_*: octets, unicast/multicast/broadcast frames and size
+ * buckets, each way, of every frame that passed the MAC) back to 0: a device reset. A PF reset
+ * keeps them, as the hardware does. */
+void wire_stats_clear(Wire *w);
 
 /* Transmit @frame, of which @dma_bytes were read from host memory (0: inline data, headers).
  * Returns when its last bit will have left (now under INLINE timing). */

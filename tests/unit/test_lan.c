@@ -220,6 +220,44 @@ START_TEST(vsi_counters_count_frames_and_octets)
 }
 END_TEST
 
+/* GLPRT_* of port 0 (ice_update_pf_stats). */
+#define GLPRT_GORCL     0x00380000
+#define GLPRT_UPRCL     0x00381300
+#define GLPRT_BPRCL     0x00381380
+#define GLPRT_GOTCL     0x00380B40
+#define GLPRT_UPTCL     0x003811C0
+#define GLPRT_PRC127L   0x00380940
+#define GLPRT_PTC127L   0x00380BC0
+#define ETH_FCS_LEN     4
+
+/* The MAC counts every frame of the port, with its FCS: octets, class and size bucket, each
+ * way; port 1's counters stay 0. */
+START_TEST(port_counters_count_what_passes_the_mac)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, d->cfg.mac);
+
+    irdma_dev_receive(d, f, len);
+    irdma_dev_receive(d, f, udp_frame(f, peer_mac));      /* filtered, but it was received */
+    irdma_dev_receive(d, f, udp_frame(f, bcast));
+    step();
+    ck_assert_uint_eq(rd40(GLPRT_GORCL), 3 * (len + ETH_FCS_LEN));
+    ck_assert_uint_eq(rd40(GLPRT_UPRCL), 2);
+    ck_assert_uint_eq(rd40(GLPRT_BPRCL), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PRC127L), 3);            /* 110 bytes with the FCS */
+    ck_assert_uint_eq(rd40(GLPRT_GORCL + 8), 0);
+    udp_frame(f, peer_mac);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(rd40(GLPRT_GOTCL), len + ETH_FCS_LEN);
+    ck_assert_uint_eq(rd40(GLPRT_UPTCL), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PTC127L), 1);
+}
+END_TEST
+
 #define TSO_HDR         (ETH_HLEN + IPV4_HLEN + 20)
 #define TSO_LEN         16000
 #define TSO_MSS         64
@@ -274,6 +312,7 @@ Suite *lan_suite(void)
     tcase_add_test(tc, tx_descriptor_sends_its_buffer);
     tcase_add_test(tc, mac_loopback_returns_tx_frames_to_rx);
     tcase_add_test(tc, vsi_counters_count_frames_and_octets);
+    tcase_add_test(tc, port_counters_count_what_passes_the_mac);
     tcase_add_test(tc, packet_cut_by_the_tail_waits_for_its_end);
     tcase_add_test(tc, tx_yields_to_the_host_after_its_frame_budget);
     suite_add_tcase(s, tc);
