@@ -15,6 +15,7 @@
 #include "sysemu/cpu-timers.h"
 #include "qom/object.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/pci_bus.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_regs.h"
 #include "hw/pci/msix.h"
@@ -254,7 +255,7 @@ static int irdma_sim_pcie_cap_init(PCIDevice *pdev, Error **errp)
     if (pcie_cap_init(pdev, IRDMA_SIM_CAP_PCIE, PCI_EXP_TYPE_ENDPOINT, 0, errp) < 0) {
         return -1;
     }
-    trace_irdma_sim_pcie_link(pci_bus_is_root(pci_get_bus(pdev)) ? "root bus" : "below a port",
+    trace_irdma_sim_pcie_link(pci_get_bus(pdev)->parent_dev ? "bus of a port" : "root bus",
                               IRDMA_SIM_LINK_GTS, IRDMA_SIM_LINK_WIDTH);
     return 0;
 }
