@@ -487,12 +487,20 @@ static bool list_id_allocated(FwSwitch *s, uint16_t type, unsigned id)
 
 typedef enum RuleOp { RULE_ADD, RULE_UPDATE, RULE_REMOVE } RuleOp;
 
+/* A stored lookup rule with its header. */
+static bool is_lookup(const FwRule *r)
+{
+    return r && (r->type == RULE_T_LKUP_RX || r->type == RULE_T_LKUP_TX) &&
+           r->len >= LKUP_HDR_DATA;
+}
+
 static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
 {
     FwSwitch *s = d->sw;
     uint16_t type = ld16(r + RULE_TYPE);
     unsigned idx_off = rule_index_offset(type);
     uint32_t index = ld16(r + idx_off);
+    const FwRule *old;
     FwRule *rule;
 
     if (is_list_rule(type)) {
@@ -513,8 +521,22 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
         emu_trace(&d->host, "fw_rule_unknown", "type %u index %u", type, index);
         return AQ_RC_ENOENT;
     }
+    old = g_hash_table_lookup(s->rules, GUINT_TO_POINTER(index));
     if (op == RULE_REMOVE) {
         g_hash_table_remove(s->rules, GUINT_TO_POINTER(index));
+    } else if (op == RULE_UPDATE && (type == RULE_T_LKUP_RX || type == RULE_T_LKUP_TX) &&
+               ld16(r + LKUP_HDR_LEN) == 0 && is_lookup(old)) {
+        /* ice_update_pkt_fwd_rule sends a lookup rule without its header: the lookup stays as
+         * it was and the rule forwards by the new action (to a VSI list, or back to one VSI). */
+        rule = g_malloc(sizeof(*rule) + old->len);
+        rule->type = old->type;
+        rule->len = old->len;
+        memcpy(rule->data, old->data, old->len);
+        st32(rule->data + LKUP_ACT, ld32(r + LKUP_ACT));
+        st16(rule->data + LKUP_SRC, ld16(r + LKUP_SRC));
+        g_hash_table_replace(s->rules, GUINT_TO_POINTER(index), rule);
+        emu_trace(&d->host, "fw_rule_action", "index %u: action 0x%08x, lookup kept", index,
+                  ld32(r + LKUP_ACT));
     } else {
         rule = g_malloc(sizeof(*rule) + size);
         rule->type = type;

@@ -191,8 +191,8 @@ START_TEST(vsi_list_rule_needs_an_allocated_list)
 END_TEST
 
 /* ice subscribes a second VSI to an address another already has (the loopback self-test's
- * VSI to broadcast) by turning the rule into one forwarding to a VSI list: the switch then
- * replicates each such frame to every member. */
+ * VSI to broadcast) by turning the rule into one forwarding to a VSI list (an update that keeps
+ * the lookup): the switch then replicates each such frame to every member. */
 START_TEST(a_vsi_list_rule_replicates_to_every_member)
 {
     static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
@@ -217,11 +217,17 @@ START_TEST(a_vsi_list_rule_replicates_to_every_member)
     st16(list + 10, vsi[1]);
     ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, list, 12, NULL),
                       AQ_RC_OK);
+    /* The rule as first added for one VSI, then its action updated the way
+     * ice_update_pkt_fwd_rule does: the rule without its header (hdr_len 0). */
     len = lant_mac_rule(r, 0, bcast, vsi[0]);
-    st32(r + 8, (list_id << 4) | (1u << 14) | (1u << 15) | (1u << 17));   /* VSI_LIST, valid */
     ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
                       AQ_RC_OK);
     memset(frame, 0xff, sizeof(frame));
+    ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 4), 1);
+    st32(r + 8, (list_id << 4) | (1u << 14) | (1u << 15) | (1u << 17));   /* VSI_LIST, valid */
+    st16(r + 14, 0);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_UPDATE_SW_RULES, AQ_FLAG_RD, params, r, 16, NULL),
+                      AQ_RC_OK);
     ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 4), 2);
     ck_assert_uint_eq(got[0], vsi[0]);
     ck_assert_uint_eq(got[1], vsi[1]);
