@@ -34,59 +34,42 @@ struct LanStats {
     uint64_t c[ST_NUM][FW_NUM_VSI];
 };
 
-static uint32_t stat40_read(LanStats *s, StatId id, unsigned idx)
-{
-    uint64_t v = s->c[id][idx % FW_NUM_VSI] & STAT40_MASK;
+static uint32_t stat_read(void *blk, const EmuReg *r, unsigned idx);
 
-    return idx / FW_NUM_VSI ? (uint32_t)(v >> 32) : (uint32_t)v;
-}
-
-static uint32_t stat32_read(LanStats *s, StatId id, unsigned idx)
-{
-    return (uint32_t)s->c[id][idx];
-}
-
-#define STAT40_READER(id)                                                   \
-    static uint32_t read_##id(void *blk, const EmuReg *r, unsigned idx)     \
-    {                                                                       \
-        (void)r;                                                            \
-        return stat40_read(blk, id, idx);                                   \
-    }
-#define STAT32_READER(id)                                                   \
-    static uint32_t read_##id(void *blk, const EmuReg *r, unsigned idx)     \
-    {                                                                       \
-        (void)r;                                                            \
-        return stat32_read(blk, id, idx);                                   \
-    }
-STAT40_READER(ST_GORC)
-STAT40_READER(ST_UPRC)
-STAT40_READER(ST_MPRC)
-STAT40_READER(ST_BPRC)
-STAT40_READER(ST_GOTC)
-STAT40_READER(ST_UPTC)
-STAT40_READER(ST_MPTC)
-STAT40_READER(ST_BPTC)
-STAT32_READER(ST_RDPC)
-STAT32_READER(ST_TEPC)
-
-#define STAT40_REG(nm, off, id) \
+/* In StatId order: the reader finds the counter by the register's place in the table. */
+#define STAT40_REG(nm, off) \
     { .name = nm, .base = off, .count = FW_NUM_VSI, .stride = STAT40_STRIDE, \
-      .count2 = STAT40_HALVES, .stride2 = STAT40_HALF_STRIDE, .read = read_##id }
-#define STAT32_REG(nm, off, id) \
-    { .name = nm, .base = off, .count = FW_NUM_VSI, .stride = STAT32_STRIDE, .read = read_##id }
+      .count2 = STAT40_HALVES, .stride2 = STAT40_HALF_STRIDE, .read = stat_read }
+#define STAT32_REG(nm, off) \
+    { .name = nm, .base = off, .count = FW_NUM_VSI, .stride = STAT32_STRIDE, .read = stat_read }
 
-static const EmuReg stats_regs[] = {
-    STAT40_REG("GLV_GORC", GLV_GORCL(0), ST_GORC),
-    STAT40_REG("GLV_UPRC", GLV_UPRCL(0), ST_UPRC),
-    STAT40_REG("GLV_MPRC", GLV_MPRCL(0), ST_MPRC),
-    STAT40_REG("GLV_BPRC", GLV_BPRCL(0), ST_BPRC),
-    STAT40_REG("GLV_GOTC", GLV_GOTCL(0), ST_GOTC),
-    STAT40_REG("GLV_UPTC", GLV_UPTCL(0), ST_UPTC),
-    STAT40_REG("GLV_MPTC", GLV_MPTCL(0), ST_MPTC),
-    STAT40_REG("GLV_BPTC", GLV_BPTCL(0), ST_BPTC),
-    STAT32_REG("GLV_RDPC", GLV_RDPC(0), ST_RDPC),
-    STAT32_REG("GLV_TEPC", GLV_TEPC(0), ST_TEPC),
+static const EmuReg stats_regs[ST_NUM] = {
+    [ST_GORC] = STAT40_REG("GLV_GORC", GLV_GORCL(0)),
+    [ST_UPRC] = STAT40_REG("GLV_UPRC", GLV_UPRCL(0)),
+    [ST_MPRC] = STAT40_REG("GLV_MPRC", GLV_MPRCL(0)),
+    [ST_BPRC] = STAT40_REG("GLV_BPRC", GLV_BPRCL(0)),
+    [ST_GOTC] = STAT40_REG("GLV_GOTC", GLV_GOTCL(0)),
+    [ST_UPTC] = STAT40_REG("GLV_UPTC", GLV_UPTCL(0)),
+    [ST_MPTC] = STAT40_REG("GLV_MPTC", GLV_MPTCL(0)),
+    [ST_BPTC] = STAT40_REG("GLV_BPTC", GLV_BPTCL(0)),
+    [ST_RDPC] = STAT32_REG("GLV_RDPC", GLV_RDPC(0)),
+    [ST_TEPC] = STAT32_REG("GLV_TEPC", GLV_TEPC(0)),
 };
+
+/* 40-bit counters: element idx of the L registers (idx < FW_NUM_VSI) or of the H ones above
+ * them; 32-bit counters wrap at 32 bits. */
+static uint32_t stat_read(void *blk, const EmuReg *r, unsigned idx)
+{
+    LanStats *s = blk;
+    const uint64_t *c = s->c[r - stats_regs];
+
+    if (r->count2 == STAT40_HALVES) {
+        uint64_t v = c[idx % FW_NUM_VSI] & STAT40_MASK;
+
+        return idx / FW_NUM_VSI ? (uint32_t)(v >> 32) : (uint32_t)v;
+    }
+    return (uint32_t)c[idx];
+}
 
 LanStats *lan_stats_new(IrdmaDev *d)
 {
