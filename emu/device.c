@@ -15,6 +15,7 @@
 #include "core/intr.h"
 #include "lan/lan.h"
 #include "lan/lan_rx.h"
+#include "lan/lan_stats.h"
 #include "rdma/roce.h"
 #include "port/wire.h"
 #include "core/fault.h"
@@ -275,6 +276,11 @@ static bool wire_link_up(IrdmaDev *d)
     return fw_link_is_up(d->link);
 }
 
+static bool wire_mac_loopback(IrdmaDev *d)
+{
+    return fw_link_mac_loopback(d->link);
+}
+
 static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
     lan_rx_frame(d->lan_rx, frame, len);
@@ -282,6 +288,7 @@ static void wire_to_lan(IrdmaDev *d, const uint8_t *frame, size_t len)
 
 static const WireHandlers wire_handlers = {
     .link_up = wire_link_up,
+    .mac_loopback = wire_mac_loopback,
     .rx_frame = wire_to_lan,
     .rx_looped = roce_rx_looped,
     .rx_train = roce_rx_train,
@@ -328,6 +335,7 @@ IrdmaDev *irdma_dev_new(const IrdmaHostOps *ops, void *opaque, const IrdmaDevCon
     d->aq = aq_new(d);
     d->lan_tx = lan_tx_new(d);
     d->lan_rx = lan_rx_new(d, roce_rx_frame);
+    d->lan_stats = lan_stats_new(d);
     d->fw = fw_general_new(d);
     d->nvm = fw_nvm_new(d);
     d->sched = fw_sched_new(d);
@@ -381,6 +389,7 @@ void irdma_dev_free(IrdmaDev *d)
     fw_general_free(d->fw);
     lan_rx_free(d->lan_rx);
     lan_tx_free(d->lan_tx);
+    lan_stats_free(d->lan_stats);
     aq_free(d->aq);
     intr_free(d->intr);
     emu_event_queue_destroy(&d->events);
@@ -412,6 +421,8 @@ void irdma_dev_reset(IrdmaDev *d)
     emu_trace(&d->host, TR_DEV_RESET, "function reset");
     fault_reset(d);
     reset_pf_state(d);
+    lan_stats_reset(d->lan_stats);
+    wire_stats_clear(d->wire);
     emu_event_cancel_all(&d->events);
     emu_regfile_reset(d->regs);
 }

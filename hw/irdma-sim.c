@@ -18,6 +18,7 @@
 #include "sysemu/cpu-timers.h"
 #include "qom/object.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/pci_bus.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_regs.h"
 #include "hw/pci/msix.h"
@@ -34,6 +35,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(IrdmaSimState, IRDMA_SIM)
 
 /* Config-space layout: standard capabilities, then the DSN extended capability. */
 #define IRDMA_SIM_CAP_PCIE      0xa0
+/* The link as trained (Link Status), in the trace's words: Gen4 x16. */
+#define IRDMA_SIM_LINK_GTS      16
+#define IRDMA_SIM_LINK_WIDTH    16
 #define IRDMA_SIM_CAP_MSIX      0x70
 #define IRDMA_SIM_EXTCAP_DSN    0x100
 
@@ -287,7 +291,24 @@ static uint64_t irdma_sim_dsn(const uint8_t *mac)
            (0xffffULL << 24) | ((uint64_t)mac[3] << 16) | ((uint64_t)mac[4] << 8) | mac[5];
 }
 
-/* The E810 is a PCIe 4.0 x16 endpoint; QEMU fills endpoints as 2.5 GT/s x1. */
+/*
+ * The E810 is a PCIe 4.0 x16 card: an Endpoint whose link trained at 16 GT/s x16, wherever it
+ * is placed. QEMU's pcie_endpoint_cap_init() would make it a Root Complex Integrated Endpoint
+ * on a root bus (q35's pcie.0 without a root port), a type that has no link: Linux then reads
+ * no Link Capabilities or Status of it and ice reports "0.000 Gb/s available PCIe bandwidth
+ * (... x255 link)". So the capability is always the Endpoint's, with its link filled in
+ * (QEMU fills endpoints as 2.5 GT/s x1).
+ */
+static int irdma_sim_pcie_cap_init(PCIDevice *pdev, Error **errp)
+{
+    if (pcie_cap_init(pdev, IRDMA_SIM_CAP_PCIE, PCI_EXP_TYPE_ENDPOINT, 0, errp) < 0) {
+        return -1;
+    }
+    trace_irdma_sim_pcie_link(pci_get_bus(pdev)->parent_dev ? "bus of a port" : "root bus",
+                              IRDMA_SIM_LINK_GTS, IRDMA_SIM_LINK_WIDTH);
+    return 0;
+}
+
 static void irdma_sim_fill_link(PCIDevice *pdev)
 {
     uint8_t *exp_cap = pdev->config + pdev->exp.exp_cap;
@@ -379,8 +400,8 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
     memory_region_init(&s->msix_bar, OBJECT(s), "irdma-sim-msix", IRDMA_MSIX_BAR_SIZE);
     pci_register_bar(pdev, IRDMA_MSIX_BAR, bar_type, &s->msix_bar);
 
-    if (pcie_endpoint_cap_init(pdev, IRDMA_SIM_CAP_PCIE) < 0) {
-        error_setg(errp, "irdma-sim: failed to add the PCIe capability");
+    if (irdma_sim_pcie_cap_init(pdev, errp) < 0) {
+        error_prepend(errp, "irdma-sim: failed to add the PCIe capability: ");
         goto fail;
     }
     irdma_sim_fill_link(pdev);

@@ -65,6 +65,9 @@ def parse_args(argv):
     p.add_argument("--initrd", help="this initramfs instead of the guest's own")
     p.add_argument("--mac", default="52:54:00:12:34:56", help="MAC of the irdma-sim device")
     p.add_argument("--msix", type=int, default=None, help="msix-vectors property")
+    p.add_argument("--pcie", choices=("root-port", "root-bus"), default="root-port",
+                   help="where the irdma-sim function sits: in a root port's slot, as a NIC "
+                   "card is (default), or on the root bus itself (the guest sees t.pcie)")
     p.add_argument("--qom-report", default="", metavar="PROPS",
                    help="comma-separated irdma-sim QOM properties to print once the guest is "
                         "done (e.g. x-suspend-latency-max-ns)")
@@ -232,9 +235,13 @@ class Guest:
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
                 append.append(f"t.msix={a.msix}")
-            # In a root port's slot, as a NIC card is: ice reads the slot's link status.
-            cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
-                    "-device", dev + ",bus=rp0"]
+            append.append(f"t.pcie={a.pcie}")
+            if a.pcie == "root-port":
+                # In a root port's slot, as a NIC card is: ice reads the slot's link status.
+                cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
+                        "-device", dev + ",bus=rp0"]
+            else:
+                cmd += ["-device", dev]
         if self.nic in ("virtio", "both"):
             # Next to irdma-sim, the virtio NIC has its own netdev and the next MAC.
             netdev, mac = ("n1", next_mac(self.mac)) if self.nic == "both" else ("n0", self.mac)

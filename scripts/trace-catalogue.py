@@ -36,6 +36,7 @@ irdma_sim_msix_dropped(unsigned vector) "vector=%u (out of range or MSI-X disabl
 irdma_sim_dma_error(const char *dir, uint64_t gpa, uint64_t len) "%s gpa=0x%"PRIx64" len=%"PRIu64
 irdma_sim_tx_frame(uint64_t len) "len=%"PRIu64
 irdma_sim_link(int up) "netdev link %d"
+irdma_sim_pcie_link(const char *where, unsigned gts, unsigned width) "PCIe Endpoint on the %s, link %u GT/s x%u"
 irdma_sim_rx_frame(uint64_t len) "len=%"PRIu64
 irdma_sim_faults(const char *path) "fault plan now %s"
 """

@@ -30,6 +30,7 @@ typedef struct CtlqDoorbells CtlqDoorbells;
 typedef struct IntrBlock IntrBlock;
 typedef struct LanTx LanTx;
 typedef struct LanRx LanRx;
+typedef struct LanStats LanStats;
 typedef struct FwGeneral FwGeneral;
 typedef struct FwNvm FwNvm;
 typedef struct FwSched FwSched;
@@ -72,6 +73,7 @@ typedef struct IrdmaDev {
     AqEngine *aq;                /* aq.c */
     LanTx *lan_tx;               /* lan_tx.c */
     LanRx *lan_rx;               /* lan_rx.c */
+    LanStats *lan_stats;         /* lan_stats.c */
     FwGeneral *fw;               /* fw/general.c */
     FwNvm *nvm;                  /* fw/nvm.c */
     FwSched *sched;              /* fw/sched.c */

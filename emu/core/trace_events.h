@@ -60,6 +60,7 @@
     X(FW_LOG_CONFIG, fw_log_config, fw, NORMAL) \
     X(FW_LOG_QUERY, fw_log_query, fw, NORMAL) \
     X(FW_LOG_REGISTER, fw_log_register, fw, NORMAL) \
+    X(FW_MAC_LOOPBACK, fw_mac_loopback, fw, NORMAL) \
     X(FW_PHY_CFG, fw_phy_cfg, fw, NORMAL) \
     X(FW_PKG_ACTIVATED, fw_pkg_activated, fw, NORMAL) \
     X(FW_PKG_DOWNLOAD_ABORTED, fw_pkg_download_aborted, fw, NORMAL) \
@@ -74,6 +75,7 @@
     X(FW_RES_EXHAUSTED, fw_res_exhausted, fw, NORMAL) \
     X(FW_RSS_PF_LUT, fw_rss_pf_lut, fw, NORMAL) \
     X(FW_RULE, fw_rule, fw, NORMAL) \
+    X(FW_RULE_ACTION, fw_rule_action, fw, NORMAL) \
     X(FW_SCHED_ADD, fw_sched_add, fw, NORMAL) \
     X(FW_SCHED_CFG, fw_sched_cfg, fw, NORMAL) \
     X(FW_SCHED_DELETE, fw_sched_delete, fw, NORMAL) \
@@ -94,6 +96,8 @@
     X(FW_SCHED_TX_TOPO, fw_sched_tx_topo, fw, NORMAL) \
     X(FW_SCHED_TXQ_ADD, fw_sched_txq_add, fw, NORMAL) \
     X(FW_SCHED_TXQ_DIS, fw_sched_txq_dis, fw, NORMAL) \
+    X(FW_SFF_NAK, fw_sff_nak, fw, NORMAL) \
+    X(FW_SFF_READ, fw_sff_read, fw, NORMAL) \
     X(FW_VSI_ADD, fw_vsi_add, fw, NORMAL) \
     X(FW_VSI_EXHAUSTED, fw_vsi_exhausted, fw, NORMAL) \
     X(FW_VSI_FREE, fw_vsi_free, fw, NORMAL) \
@@ -104,13 +108,16 @@
     X(NVM_READ_OUT_OF_RANGE, nvm_read_out_of_range, nvm, NORMAL) \
     /* wire: port/wire.c: the port's wire */ \
     X(WIRE_DROPPED, wire_dropped, wire, NORMAL) \
+    X(WIRE_MAC_LOOPED, wire_mac_looped, wire, NORMAL) \
     /* lan: lan/: LAN Tx and Rx queues */ \
     X(LAN_RX_DMA_ERROR, lan_rx_dma_error, lan, NORMAL) \
     X(LAN_RX_FILTERED, lan_rx_filtered, lan, NORMAL) \
     X(LAN_RX_NO_DESC, lan_rx_no_desc, lan, NORMAL) \
     X(LAN_RX_NO_QUEUE, lan_rx_no_queue, lan, NORMAL) \
     X(LAN_RX_QUEUE, lan_rx_queue, lan, NORMAL) \
+    X(LAN_RX_REPLICATED, lan_rx_replicated, lan, NORMAL) \
     X(LAN_RXQ, lan_rxq, lan, NORMAL) \
+    X(LAN_STATS_NOT_COUNTED, lan_stats_not_counted, lan, NORMAL) \
     X(LAN_TX_DMA_ERROR, lan_tx_dma_error, lan, NORMAL) \
     /* cqp: rdma/cqp.c: the control QP */ \
     X(CQP_COMPLETION_DROPPED, cqp_completion_dropped, cqp, NORMAL) \
@@ -280,6 +287,8 @@
     X(ERR_FW_SCHED_TX_TOPO_BAD_FLAGS, err_fw_sched_tx_topo_bad_flags, fw, GUEST_ERROR) \
     X(ERR_FW_SCHED_UNKNOWN_QUEUE, err_fw_sched_unknown_queue, fw, GUEST_ERROR) \
     X(ERR_FW_SCHED_UNKNOWN_TEID, err_fw_sched_unknown_teid, fw, GUEST_ERROR) \
+    X(ERR_FW_SFF_BAD_PORT, err_fw_sff_bad_port, fw, GUEST_ERROR) \
+    X(ERR_FW_SFF_REJECTED, err_fw_sff_rejected, fw, GUEST_ERROR) \
     X(ERR_FW_VSI_UNKNOWN, err_fw_vsi_unknown, fw, GUEST_ERROR) \
     /* nvm: fw/nvm.c: NVM reads and checksum */ \
     X(ERR_NVM_CHECKSUM_BAD_FLAGS, err_nvm_checksum_bad_flags, nvm, GUEST_ERROR) \

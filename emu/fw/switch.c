@@ -489,12 +489,20 @@ static bool list_id_allocated(FwSwitch *s, uint16_t type, unsigned id)
 
 typedef enum RuleOp { RULE_ADD, RULE_UPDATE, RULE_REMOVE } RuleOp;
 
+/* A stored lookup rule with its header. */
+static bool is_lookup(const FwRule *r)
+{
+    return r && (r->type == RULE_T_LKUP_RX || r->type == RULE_T_LKUP_TX) &&
+           r->len >= LKUP_HDR_DATA;
+}
+
 static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
 {
     FwSwitch *s = d->sw;
     uint16_t type = ld16(r + RULE_TYPE);
     unsigned idx_off = rule_index_offset(type);
     uint32_t index = ld16(r + idx_off);
+    const FwRule *old;
     FwRule *rule;
 
     if (is_list_rule(type)) {
@@ -516,8 +524,22 @@ static uint16_t apply_rule(IrdmaDev *d, RuleOp op, uint8_t *r, unsigned size)
         emu_trace(&d->host, TR_ERR_FW_RULE_UNKNOWN, "type %u index %u", type, index);
         return AQ_RC_ENOENT;
     }
+    old = g_hash_table_lookup(s->rules, GUINT_TO_POINTER(index));
     if (op == RULE_REMOVE) {
         g_hash_table_remove(s->rules, GUINT_TO_POINTER(index));
+    } else if (op == RULE_UPDATE && (type == RULE_T_LKUP_RX || type == RULE_T_LKUP_TX) &&
+               ld16(r + LKUP_HDR_LEN) == 0 && is_lookup(old)) {
+        /* ice_update_pkt_fwd_rule sends a lookup rule without its header: the lookup stays as
+         * it was and the rule forwards by the new action (to a VSI list, or back to one VSI). */
+        rule = g_malloc(sizeof(*rule) + old->len);
+        rule->type = old->type;
+        rule->len = old->len;
+        memcpy(rule->data, old->data, old->len);
+        st32(rule->data + LKUP_ACT, ld32(r + LKUP_ACT));
+        st16(rule->data + LKUP_SRC, ld16(r + LKUP_SRC));
+        g_hash_table_replace(s->rules, GUINT_TO_POINTER(index), rule);
+        emu_trace(&d->host, TR_FW_RULE_ACTION, "index %u: action 0x%08x, lookup kept", index,
+                  ld32(r + LKUP_ACT));
     } else {
         rule = g_malloc(sizeof(*rule) + size);
         rule->type = type;
@@ -748,25 +770,37 @@ void fw_switch_free(FwSwitch *s)
     g_free(s);
 }
 
-/* The VSI a forwarding action names (through a VSI list: its first member). */
-static bool action_vsi(FwSwitch *s, uint32_t act, unsigned *vsi)
+/* The VSIs a forwarding action names: one, or every member of a VSI list (the switch
+ * replicates the frame to each, as it does a broadcast two VSIs subscribed to); at most @max,
+ * returns how many. */
+static unsigned action_vsis(FwSwitch *s, uint32_t act, unsigned *vsis, unsigned max)
 {
-    unsigned id = emu_field_get(act, ACT_VSI_ID_M);
+    unsigned id = emu_field_get(act, ACT_VSI_ID_M), n = 0, num;
     const FwRule *list;
 
-    if ((act & ACT_DROP) || (act & ACT_TYPE_M) != ACT_TYPE_VSI_FORWARDING) {
-        return false;
+    if ((act & ACT_DROP) || (act & ACT_TYPE_M) != ACT_TYPE_VSI_FORWARDING || max == 0) {
+        return 0;
     }
     if (!(act & ACT_VSI_LIST)) {
-        *vsi = id;
-        return id < FW_NUM_VSI && s->vsi[id];
+        if (id >= FW_NUM_VSI || !s->vsi[id]) {
+            return 0;
+        }
+        vsis[0] = id;
+        return 1;
     }
     list = g_hash_table_lookup(s->rules, GUINT_TO_POINTER(id | LIST_RULE_KEY));
-    if (!list || list->len < LIST_VSI + 2 || ld16(list->data + LIST_NUM_VSI) == 0) {
-        return false;
+    if (!list || list->len < LIST_VSI) {
+        return 0;
     }
-    *vsi = ld16(list->data + LIST_VSI);
-    return *vsi < FW_NUM_VSI && s->vsi[*vsi];
+    num = MIN(ld16(list->data + LIST_NUM_VSI), (list->len - LIST_VSI) / 2u);
+    for (unsigned i = 0; i < num && n < max; i++) {
+        unsigned v = ld16(list->data + LIST_VSI + 2 * i);
+
+        if (v < FW_NUM_VSI && s->vsi[v]) {
+            vsis[n++] = v;
+        }
+    }
+    return n;
 }
 
 /* Does lookup rule @r steer @frame to a VSI? ice installs its MAC filters as Tx-direction
@@ -801,7 +835,8 @@ static bool rule_matches(const FwRule *r, const uint8_t *frame, size_t len, bool
     }
 }
 
-bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsi)
+unsigned fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsis,
+                             unsigned max)
 {
     for (int exact = 1; exact >= 0; exact--) {
         GHashTableIter it;
@@ -812,11 +847,11 @@ bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned
             const FwRule *r = v;
 
             if (rule_matches(r, frame, len, exact)) {
-                return action_vsi(s, ld32(r->data + LKUP_ACT), vsi);
+                return action_vsis(s, ld32(r->data + LKUP_ACT), vsis, max);
             }
         }
     }
-    return false;
+    return 0;
 }
 
 #define VSI_Q_OPT_RSS               78

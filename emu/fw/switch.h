@@ -23,9 +23,11 @@ void fw_switch_pf_reset(FwSwitch *s);
 #define FW_VSI_PROPS_SIZE 128
 const uint8_t *fw_switch_vsi_props(FwSwitch *s, unsigned vsi_num);
 unsigned fw_switch_vsi_count(FwSwitch *s);
-/* Rx switching: the VSI the Rx rules forward @frame to (exact MAC/VLAN/ethertype rules first,
- * then promiscuous/default ones); false if no rule matches or the match drops it. */
-bool fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsi);
+/* Rx switching: the VSIs the Rx rules forward @frame to (exact MAC/VLAN/ethertype rules first,
+ * then promiscuous/default ones; a rule forwarding to a VSI list names each member), at most
+ * @max of them into @vsis; returns how many, 0 if no rule matches or the match drops it. */
+unsigned fw_switch_rx_lookup(FwSwitch *s, const uint8_t *frame, size_t len, unsigned *vsis,
+                             unsigned max);
 
 /* RSS state of VSI @vsi for the Rx engine: its 52-byte key and the LUT its queueing options
  * select (its own or the PF's); false if it has none programmed. */

@@ -1,5 +1,6 @@
 /* lan_rx.c - LAN receive engine (see lan_rx.h). */
 #include "lan/lan_rx.h"
+#include "lan/lan_stats.h"
 #include "core/e810_regs.h"
 #include "fw/switch.h"
 #include "core/intr.h"
@@ -73,6 +74,7 @@
 #define IPPROTO_ICMPV6          58
 #define RX_MAX_FRAME            (9728 + 4)
 #define RX_MAX_PENDING          256
+#define RX_MAX_VSI_COPIES       32          /* VSIs one frame is replicated to, at most */
 
 typedef struct RxQueue {
     bool enabled;
@@ -315,6 +317,7 @@ static bool deliver(LanRx *r, const RxFrame *fr)
     }
     r->stats.frames++;
     r->stats.bytes += len;
+    lan_stats_rx(d->lan_stats, fr->vsi, fr->data, fr->len);
     return true;
 }
 
@@ -331,6 +334,8 @@ static void deliver_pending(void *opaque)
     while ((fr = g_queue_pop_head(&r->pending))) {
         if (r->q[fr->q].enabled && deliver(r, fr)) {
             g_hash_table_add(irq_queues, GUINT_TO_POINTER(fr->q));
+        } else {
+            lan_stats_rx_discard(d->lan_stats, fr->vsi);
         }
         g_free(fr);
     }
@@ -342,38 +347,21 @@ static void deliver_pending(void *opaque)
     g_hash_table_destroy(irq_queues);
 }
 
-void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
+/* Queue @frame for VSI @vsi: RSS picks one of its TC 0 queues. */
+static void to_vsi(LanRx *r, const uint8_t *frame, size_t len, const RxParse *p, unsigned vsi)
 {
     IrdmaDev *d = r->d;
-    const uint8_t *props, *key, *lut;
+    const uint8_t *props = fw_switch_vsi_props(d->sw, vsi), *key, *lut;
     uint8_t in[RSS_MAX_INPUT];
-    unsigned vsi, q, lut_size, tc0, nq;
+    unsigned q, lut_size, tc0, nq;
     size_t n;
-    RxParse p;
     RxFrame *fr;
 
-    if (len < ETH_HLEN || len > RX_MAX_FRAME) {
-        r->stats.oversize++;
-        return;
-    }
-    if (!fw_switch_rx_lookup(d->sw, frame, len, &vsi)) {
-        r->stats.filtered++;
-        emu_trace(&d->host, TR_LAN_RX_FILTERED, "dst %02x:%02x:%02x:%02x:%02x:%02x type 0x%04x: "
-                  "no Rx rule forwards it", frame[0], frame[1], frame[2], frame[3], frame[4],
-                  frame[5], get_be16(frame + 12));
-        return;
-    }
-    props = fw_switch_vsi_props(d->sw, vsi);
-    parse(frame, len, &p);
-    if (is_rocev2(frame, &p) && (props[VSI_Q_OPT_FLAGS] & VSI_Q_OPT_PE_FLTR_EN)) {
-        r->to_pe(d, frame, len);
-        return;
-    }
     fr = g_malloc(sizeof(*fr) + len);
     fr->vsi = vsi;
     fr->len = len;
     fr->hashed = fw_switch_vsi_rss(d->sw, vsi, &key, &lut, &lut_size) &&
-                 rss_input(frame, &p, in, &n);
+                 rss_input(frame, p, in, &n);
     fr->hash = fr->hashed ? toeplitz_hash(key, in, n) : 0;
     /* The VSI's TC 0 queues: contiguous from q_mapping[0] + offset; RSS picks one. */
     tc0 = ld16(props + VSI_TC_MAPPING0);
@@ -385,12 +373,51 @@ void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
     if (q >= LAN_NUM_RXQ || !r->q[q].enabled || g_queue_get_length(&r->pending) >= RX_MAX_PENDING) {
         r->stats.no_queue++;
         emu_trace(&d->host, TR_LAN_RX_NO_QUEUE, "vsi %u queue %u not enabled (or backlog)", vsi, q);
+        lan_stats_rx_discard(d->lan_stats, vsi);
         g_free(fr);
         return;
     }
     g_queue_push_tail(&r->pending, fr);
     if (!r->ev) {
         r->ev = emu_event_schedule(&d->events, 0, deliver_pending, r);
+    }
+}
+
+void lan_rx_frame(LanRx *r, const uint8_t *frame, size_t len)
+{
+    IrdmaDev *d = r->d;
+    unsigned vsis[RX_MAX_VSI_COPIES], nvsi;
+    bool to_pe = false;
+    RxParse p;
+
+    if (len < ETH_HLEN || len > RX_MAX_FRAME) {
+        r->stats.oversize++;
+        return;
+    }
+    nvsi = fw_switch_rx_lookup(d->sw, frame, len, vsis, RX_MAX_VSI_COPIES);
+    if (!nvsi) {
+        r->stats.filtered++;
+        emu_trace(&d->host, TR_LAN_RX_FILTERED, "dst %02x:%02x:%02x:%02x:%02x:%02x type 0x%04x: "
+                  "no Rx rule forwards it", frame[0], frame[1], frame[2], frame[3], frame[4],
+                  frame[5], get_be16(frame + 12));
+        return;
+    }
+    if (nvsi > 1) {
+        emu_trace(&d->host, TR_LAN_RX_REPLICATED, "to %u VSIs of a VSI list", nvsi);
+    }
+    parse(frame, len, &p);
+    for (unsigned i = 0; i < nvsi; i++) {
+        const uint8_t *props = fw_switch_vsi_props(d->sw, vsis[i]);
+
+        /* A RoCEv2 frame goes to the protocol engine once, for whichever VSIs enabled it. */
+        if (is_rocev2(frame, &p) && (props[VSI_Q_OPT_FLAGS] & VSI_Q_OPT_PE_FLTR_EN)) {
+            if (!to_pe) {
+                to_pe = true;
+                r->to_pe(d, frame, len);
+            }
+            continue;
+        }
+        to_vsi(r, frame, len, &p, vsis[i]);
     }
 }
 

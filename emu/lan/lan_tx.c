@@ -1,5 +1,6 @@
 /* lan_tx.c - LAN transmit engine (see lan_tx.h). */
 #include "lan/lan_tx.h"
+#include "lan/lan_stats.h"
 #include "core/e810_regs.h"
 #include "fw/link.h"
 #include "fw/sched.h"
@@ -48,6 +49,8 @@
 /* Tx queue context fields (ice_tlan_ctx_info): bit positions in the 22-byte context. */
 #define TXQ_CTX_BASE_LSB        0
 #define TXQ_CTX_BASE_WIDTH      57
+#define TXQ_CTX_SRC_VSI_LSB     80
+#define TXQ_CTX_SRC_VSI_WIDTH   10
 #define TXQ_CTX_QLEN_LSB        135
 #define TXQ_CTX_QLEN_WIDTH      13
 #define TXQ_BASE_UNIT           128
@@ -91,6 +94,7 @@ struct LanTx {
     uint8_t *frame;             /* TX_MAX_FRAME: the packet being gathered */
     uint8_t *seg;               /* TX_WIRE_MAX + VLAN: one segment on its way out */
     uint64_t emitted;           /* frames handed to emit(), sent or not: the frame budget */
+    unsigned vsi;               /* the source VSI of the ring being walked (its context) */
     LanTxStats stats;
 };
 
@@ -168,6 +172,13 @@ static uint32_t pseudo_sum(const uint8_t *iph, bool v6, size_t l4len)
     return sum;
 }
 
+/* A packet the ring's descriptors made unsendable: a transmit error of its VSI. */
+static void tx_bad(LanTx *t)
+{
+    t->stats.bad_desc++;
+    lan_stats_tx_error(t->d->lan_stats, t->vsi);
+}
+
 static void emit(LanTx *t, const uint8_t *f, size_t len, uint16_t cmd, uint16_t l2tag1)
 {
     IrdmaDev *d = t->d;
@@ -178,7 +189,7 @@ static void emit(LanTx *t, const uint8_t *f, size_t len, uint16_t cmd, uint16_t 
     if (cmd & TXD_CMD_IL2TAG1) {
         /* Insert an 802.1Q tag after the MAC addresses. */
         if (len + VLAN_HLEN > TX_WIRE_MAX + VLAN_HLEN || len < 12) {
-            t->stats.bad_desc++;
+            tx_bad(t);
             return;
         }
         memmove(t->seg + 16, f + 12, len - 12);
@@ -194,6 +205,7 @@ static void emit(LanTx *t, const uint8_t *f, size_t len, uint16_t cmd, uint16_t 
     }
     t->stats.frames++;
     t->stats.bytes += out_len;
+    lan_stats_tx(d->lan_stats, t->vsi, out, out_len);
     wire_transmit(d, out, out_len, out_len, WIRE_TO_NETWORK);
 }
 
@@ -214,7 +226,7 @@ static void tx_tso(LanTx *t, const TxPacket *p)
         mac + ip + l4 + p->mss > TX_WIRE_MAX) {
         emu_trace(&d->host, TR_ERR_LAN_TX_BAD_TSO, "len %zu offset 0x%x mss %u cmd 0x%x", p->len,
                   p->offset, p->mss, p->cmd);
-        t->stats.bad_desc++;
+        tx_bad(t);
         return;
     }
     hdr = mac + ip + l4;
@@ -258,7 +270,7 @@ static void tx_packet(LanTx *t, const TxPacket *p)
     }
     if (p->len > TX_WIRE_MAX) {
         emu_trace(&t->d->host, TR_ERR_LAN_TX_OVERSIZE, "len %zu without TSO", p->len);
-        t->stats.bad_desc++;
+        tx_bad(t);
         return;
     }
     if ((p->cmd & (TXD_CMD_IIPT_M | TXD_CMD_L4T_M)) &&
@@ -301,6 +313,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
     }
     base = ld_bits(q.ctx, TXQ_CTX_BASE_LSB, TXQ_CTX_BASE_WIDTH) * TXQ_BASE_UNIT;
     qlen = ld_bits(q.ctx, TXQ_CTX_QLEN_LSB, TXQ_CTX_QLEN_WIDTH);
+    t->vsi = ld_bits(q.ctx, TXQ_CTX_SRC_VSI_LSB, TXQ_CTX_SRC_VSI_WIDTH);
     if (qlen == 0 || r->tail >= qlen || r->head >= qlen) {
         emu_trace(&d->host, TR_ERR_LAN_TX_BAD_RING, "queue %u qlen %u head %u tail %u", txq, qlen,
                   r->head, r->tail);
@@ -336,7 +349,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
             size_t sz = (qw1 >> TXD_QW1_BUF_SZ_S) & TXD_QW1_BUF_SZ_M;
 
             if (p.len + sz > TX_MAX_FRAME || ++pkt_desc > TX_MAX_DESC_PER_FRAME) {
-                t->stats.bad_desc++;
+                tx_bad(t);
                 emu_trace(&d->host, TR_ERR_LAN_TX_BAD_CHAIN, "queue %u: %u descriptors, %zu bytes",
                           txq, pkt_desc, p.len + sz);
                 p.len = TX_MAX_FRAME + 1;   /* poison the packet: dropped at EOP */
@@ -365,7 +378,7 @@ static void process_ring(LanTx *t, unsigned txq, TxRing *r)
                 irq = true;
             }
         } else {
-            t->stats.bad_desc++;
+            tx_bad(t);
             emu_trace(&d->host, TR_ERR_LAN_TX_BAD_DTYPE, "queue %u descriptor %u dtype %u", txq,
                       r->head, dtype);
         }

@@ -1,8 +1,32 @@
 /* wire.c - the port's wire (see wire.h). */
 #include "port/wire.h"
+#include "core/regs.h"
 #include "core/trace.h"
 
 #define WIRE_MAX_QUEUED  65536     /* packets per direction */
+
+/* The MAC's statistics (GLPRT_*, ice_hw_autogen.h): 40-bit counters per port, L at an 8-byte
+ * stride and H 4 bytes above; the device's one port is port 0. Octets and the size buckets
+ * count each frame with its 4-byte FCS, as the MAC sees it. */
+#define PORT_STAT_PORTS         8
+#define PORT_STAT_STRIDE        8
+#define PORT_STAT_HALVES        2
+#define PORT_STAT_HALF_STRIDE   4
+#define PORT_STAT_MASK          ((1ull << 40) - 1)
+#define ETH_FCS_LEN             4
+#define ETH_ALEN                6
+
+/* The counters, in the order of port_stat_regs[]. */
+typedef enum PortStat {
+    PS_GORC, PS_UPRC, PS_MPRC, PS_BPRC,         /* received: octets, uni/multi/broadcast */
+    PS_GOTC, PS_UPTC, PS_MPTC, PS_BPTC,         /* transmitted */
+    PS_PRC64, PS_PRC127, PS_PRC255, PS_PRC511, PS_PRC1023, PS_PRC1522, PS_PRC9522,
+    PS_PTC64, PS_PTC127, PS_PTC255, PS_PTC511, PS_PTC1023, PS_PTC1522, PS_PTC9522,
+    PS_NUM
+} PortStat;
+
+/* Upper bounds of the size buckets (64 .. 9522 bytes, FCS included). */
+static const unsigned size_bucket_max[] = { 64, 127, 255, 511, 1023, 1522, 9522 };
 
 /* A frame, or looped packets that travel without one (roce.h, RoceTrain). */
 typedef struct WireFrame {
@@ -27,7 +51,81 @@ struct Wire {
     const WireHandlers *h;
     WireQueue tx, rx;
     WireStats stats;
+    uint64_t port_stats[PS_NUM];
 };
+
+static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx);
+
+#define PORT_STAT_REG(nm, off) \
+    { .name = nm, .base = off, .count = PORT_STAT_PORTS, .stride = PORT_STAT_STRIDE, \
+      .count2 = PORT_STAT_HALVES, .stride2 = PORT_STAT_HALF_STRIDE, .read = port_stat_read }
+
+static const EmuReg port_stat_regs[PS_NUM] = {
+    [PS_GORC] = PORT_STAT_REG("GLPRT_GORCL", 0x00380000),
+    [PS_UPRC] = PORT_STAT_REG("GLPRT_UPRCL", 0x00381300),
+    [PS_MPRC] = PORT_STAT_REG("GLPRT_MPRCL", 0x00381340),
+    [PS_BPRC] = PORT_STAT_REG("GLPRT_BPRCL", 0x00381380),
+    [PS_GOTC] = PORT_STAT_REG("GLPRT_GOTCL", 0x00380B40),
+    [PS_UPTC] = PORT_STAT_REG("GLPRT_UPTCL", 0x003811C0),
+    [PS_MPTC] = PORT_STAT_REG("GLPRT_MPTCL", 0x00381200),
+    [PS_BPTC] = PORT_STAT_REG("GLPRT_BPTCL", 0x00381240),
+    [PS_PRC64] = PORT_STAT_REG("GLPRT_PRC64L", 0x00380900),
+    [PS_PRC127] = PORT_STAT_REG("GLPRT_PRC127L", 0x00380940),
+    [PS_PRC255] = PORT_STAT_REG("GLPRT_PRC255L", 0x00380980),
+    [PS_PRC511] = PORT_STAT_REG("GLPRT_PRC511L", 0x003809C0),
+    [PS_PRC1023] = PORT_STAT_REG("GLPRT_PRC1023L", 0x00380A00),
+    [PS_PRC1522] = PORT_STAT_REG("GLPRT_PRC1522L", 0x00380A40),
+    [PS_PRC9522] = PORT_STAT_REG("GLPRT_PRC9522L", 0x00380A80),
+    [PS_PTC64] = PORT_STAT_REG("GLPRT_PTC64L", 0x00380B80),
+    [PS_PTC127] = PORT_STAT_REG("GLPRT_PTC127L", 0x00380BC0),
+    [PS_PTC255] = PORT_STAT_REG("GLPRT_PTC255L", 0x00380C00),
+    [PS_PTC511] = PORT_STAT_REG("GLPRT_PTC511L", 0x00380C40),
+    [PS_PTC1023] = PORT_STAT_REG("GLPRT_PTC1023L", 0x00380C80),
+    [PS_PTC1522] = PORT_STAT_REG("GLPRT_PTC1522L", 0x00380CC0),
+    [PS_PTC9522] = PORT_STAT_REG("GLPRT_PTC9522L", 0x00380D00),
+};
+
+static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx)
+{
+    Wire *w = blk;
+    uint64_t v;
+
+    if (idx % PORT_STAT_PORTS != 0) {
+        return 0;                  /* the ports the device does not have */
+    }
+    v = w->port_stats[r - port_stat_regs] & PORT_STAT_MASK;
+    return idx / PORT_STAT_PORTS ? (uint32_t)(v >> 32) : (uint32_t)v;
+}
+
+/* The MAC counts a frame it received (@rx) or transmitted: octets, class, size bucket. */
+static void port_count(Wire *w, const uint8_t *frame, size_t len, bool rx)
+{
+    static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint64_t *c = w->port_stats;
+    size_t wire_len = len + ETH_FCS_LEN;
+    unsigned b = 0;
+
+    if (len < ETH_ALEN) {
+        return;
+    }
+    c[rx ? PS_GORC : PS_GOTC] += wire_len;
+    if (!memcmp(frame, bcast, ETH_ALEN)) {
+        c[rx ? PS_BPRC : PS_BPTC]++;
+    } else if (frame[0] & 1) {
+        c[rx ? PS_MPRC : PS_MPTC]++;
+    } else {
+        c[rx ? PS_UPRC : PS_UPTC]++;
+    }
+    while (b + 1 < G_N_ELEMENTS(size_bucket_max) && wire_len > size_bucket_max[b]) {
+        b++;
+    }
+    c[(rx ? PS_PRC64 : PS_PTC64) + b]++;
+}
+
+void wire_stats_clear(Wire *w)
+{
+    memset(w->port_stats, 0, sizeof(w->port_stats));
+}
 
 Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
 {
@@ -37,6 +135,7 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
     w->h = h;
     g_queue_init(&w->tx.frames);
     g_queue_init(&w->rx.frames);
+    emu_regfile_add(d->regs, port_stat_regs, G_N_ELEMENTS(port_stat_regs), w);
     return w;
 }
 
@@ -134,24 +233,36 @@ static bool enqueue(IrdmaDev *d, WireQueue *q, uint64_t at, WireDest dest, const
 static void rx_due(void *opaque);
 static void tx_due(void *opaque);
 
-static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
-{
-    if (!d->wire->h->link_up(d)) {
-        return;
-    }
-    d->host.ops->send_frame(d->host.opaque, frame, len);
-}
-
-/* The receive side takes a frame whose last bit arrived now (from the network or looped). */
-static void arrive(IrdmaDev *d, const uint8_t *frame, size_t len, WireDest from)
+/* The receive side takes a frame whose last bit arrived now: from the network (@far_end: it
+ * crossed a cable), or looped (WIRE_TO_SELF: to the RDMA engine; WIRE_TO_NETWORK without
+ * @far_end: by the MAC, to the LAN receive side). */
+static void arrive(IrdmaDev *d, const uint8_t *frame, size_t len, WireDest from, bool far_end)
 {
     uint64_t now = now_ns(d);
 
     /* The far end's MAC, PHY and the cable are charged to the receiver. */
-    if (from == WIRE_TO_NETWORK && d->timing.mode == TIMING_MODEL) {
+    if (far_end && d->timing.mode == TIMING_MODEL) {
         now += d->timing.p.wire_ns;
     }
     enqueue(d, &d->wire->rx, timing_rx_frame(&d->timing, now, len), from, frame, len, rx_due);
+}
+
+static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
+{
+    if (d->wire->h->mac_loopback(d)) {
+        port_count(d->wire, frame, len, false);
+        port_count(d->wire, frame, len, true);
+        /* MAC loopback: the frame turns round in the MAC and never reaches the network. */
+        emu_trace(&d->host, TR_WIRE_MAC_LOOPED, "len %zu dst %02x:%02x:%02x:%02x:%02x:%02x", len,
+                  frame[0], frame[1], frame[2], frame[3], frame[4], frame[5]);
+        arrive(d, frame, len, WIRE_TO_NETWORK, false);
+        return;
+    }
+    if (!d->wire->h->link_up(d)) {
+        return;
+    }
+    port_count(d->wire, frame, len, false);
+    d->host.ops->send_frame(d->host.opaque, frame, len);
 }
 
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
@@ -161,7 +272,7 @@ uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma
 
     if (d->timing.mode == TIMING_INLINE) {
         if (dest == WIRE_TO_SELF) {
-            arrive(d, frame, len, dest);
+            arrive(d, frame, len, dest, false);
         } else {
             to_network(d, frame, len);
         }
@@ -193,11 +304,12 @@ void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
     if (!d->wire->h->link_up(d)) {
         return;
     }
+    port_count(d->wire, frame, len, true);
     if (d->timing.mode == TIMING_INLINE) {
         d->wire->h->rx_frame(d, frame, len);
         return;
     }
-    arrive(d, frame, len, WIRE_TO_NETWORK);
+    arrive(d, frame, len, WIRE_TO_NETWORK, true);
 }
 
 /* Hand on the due packets of @q, at most the run budget of them, then re-arm. @handle hands on
@@ -231,7 +343,7 @@ static unsigned tx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
     (void)max;
     if (f->dest == WIRE_TO_SELF) {
-        arrive(d, f->data, f->len, WIRE_TO_SELF);
+        arrive(d, f->data, f->len, WIRE_TO_SELF, false);
     } else {
         to_network(d, f->data, f->len);
     }

@@ -9,7 +9,9 @@
  *
  * RoCEv2 frames addressed to the port's own MAC come back through the receive side (the
  * E810 loops them internally), never recursively: queued, and delivered by the entry point
- * that sent them (wire_drain()) or by an event.
+ * that sent them (wire_drain()) or by an event. With MAC loopback on (the driver's loopback
+ * self-test) every frame for the network comes back to the LAN receive side the same way,
+ * and none leaves.
  */
 #ifndef IRDMA_EMU_WIRE_H
 #define IRDMA_EMU_WIRE_H
@@ -36,6 +38,8 @@ typedef struct LoopTrain LoopTrain;
 typedef struct WireHandlers {
     /* Frames go out and come in only while the link is up. */
     bool (*link_up)(IrdmaDev *d);
+    /* The MAC loops transmitted frames back to the receive side. */
+    bool (*mac_loopback)(IrdmaDev *d);
     /* A frame from the network (the LAN receive side). */
     void (*rx_frame)(IrdmaDev *d, const uint8_t *frame, size_t len);
     /* A frame the port sent to its own MAC, looped back (the RDMA engine). */
@@ -50,6 +54,10 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h);
 void wire_free(Wire *w);
 void wire_reset(Wire *w);
 WireStats *wire_stats(Wire *w);
+/* The MAC's statistics registers (GLPRT_*: octets, unicast/multicast/broadcast frames and size
+ * buckets, each way, of every frame that passed the MAC) back to 0: a device reset. A PF reset
+ * keeps them, as the hardware does. */
+void wire_stats_clear(Wire *w);
 
 /* Transmit @frame, of which @dma_bytes were read from host memory (0: inline data, headers).
  * Returns when its last bit will have left (now under INLINE timing). */

@@ -229,6 +229,28 @@ START_TEST(swint_fires_even_while_masked)
 }
 END_TEST
 
+/* ice's interrupt self-test: SWINT_TRIG on the OICR vector latches PFINT_OICR.SWINT, which its
+ * OICR handler counts; a software interrupt on any other vector latches no cause. */
+START_TEST(swint_on_the_oicr_vector_latches_the_swint_cause)
+{
+    uint32_t trig = GLINT_DYN_CTL_SWINT_TRIG_M | GLINT_DYN_CTL_INTENA_MSK_M;
+
+    irdma_dev_mmio_write(d, PFINT_OICR_CTL, PFINT_CTL_CAUSE_ENA_M | 0);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(1), trig);
+    ck_assert_uint_eq(h->irqs->len, 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR) & PFINT_OICR_SWINT_M, 0);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(0), trig);
+    ck_assert_uint_eq(h->irqs->len, 2);
+    ck_assert_uint_eq(g_array_index(h->irqs, unsigned, 1), 0);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR) & PFINT_OICR_SWINT_M, PFINT_OICR_SWINT_M);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR), 0);         /* read to clear */
+    /* With the OICR cause disabled the vector is no OICR vector. */
+    irdma_dev_mmio_write(d, PFINT_OICR_CTL, 0);
+    irdma_dev_mmio_write(d, GLINT_DYN_CTL(0), trig);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PFINT_OICR), 0);
+}
+END_TEST
+
 START_TEST(itr_holds_a_cause_until_its_interval_has_passed)
 {
     uint32_t ctl = PFINT_CTL_CAUSE_ENA_M | (0u << 11) | 4;     /* ITR 0, vector 4 */
@@ -284,6 +306,7 @@ Suite *aq_suite(void)
     tcase_add_test(tc, masked_vector_fires_when_reenabled);
     tcase_add_test(tc, reenabling_with_clearpba_keeps_a_latched_cause);
     tcase_add_test(tc, swint_fires_even_while_masked);
+    tcase_add_test(tc, swint_on_the_oicr_vector_latches_the_swint_cause);
     tcase_add_test(tc, itr_holds_a_cause_until_its_interval_has_passed);
     tcase_add_test(tc, pf_reset_clears_the_rings);
     suite_add_tcase(s, tc);

@@ -272,6 +272,81 @@ START_TEST(port_options_and_cage_follow_the_port_speed)
 }
 END_TEST
 
+/* ice_aq_sff_eeprom as ethtool -m drives it: 7-bit address (0xA0 >> 1), offset, page, RD set
+ * on reads too. */
+static uint16_t sff_read(unsigned addr8, unsigned off, unsigned page, uint8_t *buf, unsigned len)
+{
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+
+    st16(params + 2, (addr8 >> 1) & 0x7f);
+    st16(params + 4, off);
+    st16(params + 6, page << 8);
+    return aqt_send(h, d, AQC_SFF_EEPROM, AQ_FLAG_RD, params, buf, len, NULL);
+}
+
+static unsigned sum8(const uint8_t *b, unsigned from, unsigned to)
+{
+    unsigned sum = 0;
+
+    for (unsigned i = from; i <= to; i++) {
+        sum += b[i];
+    }
+    return sum & 0xff;
+}
+
+/* The 25G port's SFP28: SFF-8472 with diagnostics (what ice_get_module_info checks), 25GBASE-SR,
+ * valid checksums, the diagnostics page at A2h; no page 1, no writes. */
+START_TEST(sff_eeprom_is_an_sfp28_sr_with_diagnostics)
+{
+    uint8_t a0[256], a2[256];
+
+    for (unsigned off = 0; off < 256; off += 8) {
+        ck_assert_uint_eq(sff_read(0xa0, off, 0, a0 + off, 8), AQ_RC_OK);
+        ck_assert_uint_eq(sff_read(0xa2, off, 0, a2 + off, 8), AQ_RC_OK);
+    }
+    ck_assert_uint_eq(a0[0], 0x03);                 /* SFP */
+    ck_assert_uint_eq(a0[36], 0x02);                /* 25GBASE-SR */
+    ck_assert_uint_eq(a0[92] & 0x44, 0x40);         /* DDM, no address change */
+    ck_assert_uint_ne(a0[94], 0);                   /* SFF-8472 compliance */
+    ck_assert_uint_eq(a0[63], sum8(a0, 0, 62));
+    ck_assert_uint_eq(a0[95], sum8(a0, 64, 94));
+    ck_assert_mem_eq(a0 + 20, "irdma-sim       ", 16);
+    ck_assert_uint_eq(a2[95], sum8(a2, 0, 94));
+    ck_assert_uint_eq(a2[96], 35);                  /* 35 C */
+    ck_assert_uint_eq(sff_read(0xa0, 0, 1, a0, 1), AQ_RC_EIO);
+    ck_assert_uint_eq(sff_read(0xa4, 0, 0, a0, 1), AQ_RC_EIO);
+    ck_assert_uint_eq(sff_read(0xa0, 250, 0, a0, 8), AQ_RC_EINVAL);
+    ck_assert_uint_eq(sff_read(0xa0, 0, 0, a0, 17), AQ_RC_EINVAL);
+}
+END_TEST
+
+START_TEST(sff_eeprom_of_a_100g_port_is_a_flat_qsfp28)
+{
+    uint8_t mem[256];
+    IrdmaDevConfig cfg;
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
+
+    irdma_dev_free(d);
+    irdma_dev_config_init(&cfg);
+    memcpy(cfg.mac, mac, sizeof(mac));
+    cfg.link_speed_mbps = 100000;
+    d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
+    ck_assert_ptr_nonnull(d);
+    irdma_dev_reset(d);
+    aqt_init(h, d);
+    for (unsigned off = 0; off < 256; off += 8) {
+        ck_assert_uint_eq(sff_read(0xa0, off, 0, mem + off, 8), AQ_RC_OK);
+    }
+    ck_assert_uint_eq(mem[0], 0x11);                /* QSFP28 */
+    ck_assert_uint_eq(mem[2] & 0x04, 0x04);         /* flat memory: ice reads no upper page */
+    ck_assert_uint_eq(mem[128], 0x11);
+    ck_assert_uint_eq(mem[192], 0x02);              /* 100GBASE-SR4 */
+    ck_assert_uint_eq(mem[191], sum8(mem, 128, 190));
+    ck_assert_uint_eq(mem[223], sum8(mem, 192, 222));
+    ck_assert_uint_eq(sff_read(0xa0, 128, 3, mem, 8), AQ_RC_EIO);
+}
+END_TEST
+
 Suite *fw_link_suite(void)
 {
     Suite *s = suite_create("fw_link");
@@ -291,6 +366,8 @@ Suite *fw_link_suite(void)
     tcase_add_test(tc, link_topo_of_another_port_is_einval);
     tcase_add_test(tc, port_options_one_active_option_at_the_port_speed);
     tcase_add_test(tc, port_options_and_cage_follow_the_port_speed);
+    tcase_add_test(tc, sff_eeprom_is_an_sfp28_sr_with_diagnostics);
+    tcase_add_test(tc, sff_eeprom_of_a_100g_port_is_a_flat_qsfp28);
     suite_add_tcase(s, tc);
     return s;
 }

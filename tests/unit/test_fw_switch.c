@@ -190,6 +190,55 @@ START_TEST(vsi_list_rule_needs_an_allocated_list)
 }
 END_TEST
 
+/* ice subscribes a second VSI to an address another already has (the loopback self-test's
+ * VSI to broadcast) by turning the rule into one forwarding to a VSI list (an update that keeps
+ * the lookup): the switch then replicates each such frame to every member. */
+START_TEST(a_vsi_list_rule_replicates_to_every_member)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 }, res[6] = { 0 }, list[12] = { 0 }, r[64];
+    uint8_t frame[64];
+    unsigned vsi[2], got[4], len, list_id;
+    AqtResp resp;
+
+    for (unsigned i = 0; i < 2; i++) {
+        ck_assert_uint_eq(add_vsi(&resp), AQ_RC_OK);
+        vsi[i] = ld16(resp.params);
+    }
+    st16(params, 1);
+    st16(res, 0x03);                         /* VSI list (replication) */
+    st16(res + 2, 1);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ALLOC_RES, AQ_FLAG_RD, params, res, 6, NULL), AQ_RC_OK);
+    list_id = ld16(res + 4);
+    st16(list, 3);                           /* VSI_LIST_SET: index, number, members */
+    st16(list + 4, list_id);
+    st16(list + 6, 2);
+    st16(list + 8, vsi[0]);
+    st16(list + 10, vsi[1]);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, list, 12, NULL),
+                      AQ_RC_OK);
+    /* The rule as first added for one VSI, then its action updated the way
+     * ice_update_pkt_fwd_rule does: the rule without its header (hdr_len 0). */
+    len = lant_mac_rule(r, 0, bcast, vsi[0]);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_ADD_SW_RULES, AQ_FLAG_RD, params, r, len, NULL),
+                      AQ_RC_OK);
+    memset(frame, 0xff, sizeof(frame));
+    ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 4), 1);
+    st32(r + 8, (list_id << 4) | (1u << 14) | (1u << 15) | (1u << 17));   /* VSI_LIST, valid */
+    st16(r + 14, 0);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_UPDATE_SW_RULES, AQ_FLAG_RD, params, r, 16, NULL),
+                      AQ_RC_OK);
+    ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 4), 2);
+    ck_assert_uint_eq(got[0], vsi[0]);
+    ck_assert_uint_eq(got[1], vsi[1]);
+    ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 1), 1);
+    /* A member freed since no longer receives. */
+    ck_assert_uint_eq(vsi_cmd(AQC_FREE_VSI, vsi[0], NULL), AQ_RC_OK);
+    ck_assert_uint_eq(fw_switch_rx_lookup(d->sw, frame, sizeof(frame), got, 4), 1);
+    ck_assert_uint_eq(got[0], vsi[1]);
+}
+END_TEST
+
 START_TEST(rss_lut_and_key_per_vsi)
 {
     uint8_t params[AQ_PARAMS_SIZE] = { 0 };
@@ -384,6 +433,7 @@ Suite *fw_switch_suite(void)
     tcase_add_test(tc, rules_get_an_index_and_are_removed_by_it);
     tcase_add_test(tc, malformed_rules_are_einval);
     tcase_add_test(tc, vsi_list_rule_needs_an_allocated_list);
+    tcase_add_test(tc, a_vsi_list_rule_replicates_to_every_member);
     tcase_add_test(tc, rss_lut_and_key_per_vsi);
     tcase_add_test(tc, vlan_mode_is_single);
     tcase_add_test(tc, pf_reset_drops_vsis_and_rules);

@@ -10,6 +10,7 @@
 #include "emu/lan/lan_rx.h"
 #include "emu/lan/lan_tx.h"
 #include "emu/core/le.h"
+#include "emu/fw/aq_defs.h"
 
 #define ETH_HLEN        14
 #define ETH_P_IPV4      0x0800
@@ -144,6 +145,119 @@ START_TEST(packet_cut_by_the_tail_waits_for_its_end)
 }
 END_TEST
 
+/* ice's loopback self-test: with MAC loopback on (0x0620) a frame the port transmits comes
+ * back through the Rx rules into the ring and none leaves; off again, frames leave. */
+START_TEST(mac_loopback_returns_tx_frames_to_rx)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t params[AQ_PARAMS_SIZE] = { 0 };
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, bcast);
+
+    params[0] = 0x01;                       /* ICE_AQ_MAC_LB_EN */
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_MAC_LB, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 0);
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+    ck_assert_uint_eq(ld16(rx_desc(0) + LANT_RXD_STATUS0) & LANT_RXD_ST0_DD, LANT_RXD_ST0_DD);
+    ck_assert_mem_eq(h->mem + LANT_RX_BUF, f, len);
+    params[0] = 0;
+    ck_assert_uint_eq(aqt_send(h, d, AQC_SET_MAC_LB, 0, params, NULL, 0, NULL), AQ_RC_OK);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(h->frames->len, 1);
+    ck_assert_uint_eq(lan_rx_stats(d->lan_rx)->frames, 1);
+}
+END_TEST
+
+/* GLV_* as ice_update_eth_stats reads them (rd64: L, then H at +4), VSI @v. */
+#define GLV_GORCL(v)    (0x003B0000 + (v) * 8)
+#define GLV_UPRCL(v)    (0x003B2000 + (v) * 8)
+#define GLV_BPRCL(v)    (0x003B6000 + (v) * 8)
+#define GLV_GOTCL(v)    (0x00300000 + (v) * 8)
+#define GLV_UPTCL(v)    (0x0030A000 + (v) * 8)
+#define GLV_RDPC(v)     (0x00294C04 + (v) * 4)
+
+static uint64_t rd40(uint32_t off)
+{
+    return irdma_dev_mmio_read(d, off) | (uint64_t)irdma_dev_mmio_read(d, off + 4) << 32;
+}
+
+/* The VSI's counters move with what it receives and sends: octets, unicast and broadcast frames;
+ * a frame its disabled queue cannot take is a discard. A PF reset keeps them. */
+START_TEST(vsi_counters_count_frames_and_octets)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    unsigned v = lan_port.vsi;
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, d->cfg.mac);
+
+    irdma_dev_receive(d, f, len);
+    irdma_dev_receive(d, f, udp_frame(f, bcast));
+    step();
+    ck_assert_uint_eq(rd40(GLV_GORCL(v)), 2 * len);
+    ck_assert_uint_eq(rd40(GLV_UPRCL(v)), 1);
+    ck_assert_uint_eq(rd40(GLV_BPRCL(v)), 1);
+    udp_frame(f, peer_mac);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(rd40(GLV_GOTCL(v)), len);
+    ck_assert_uint_eq(rd40(GLV_UPTCL(v)), 1);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLV_RDPC(v)), 0);
+    irdma_dev_mmio_write(d, QRX_CTRL(LANT_RXQ), 0);          /* the queue disabled */
+    irdma_dev_receive(d, f, udp_frame(f, d->cfg.mac));
+    step();
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, GLV_RDPC(v)), 1);
+    ck_assert_uint_eq(rd40(GLV_UPRCL(v)), 1);
+    irdma_dev_mmio_write(d, PFGEN_CTRL, PFGEN_CTRL_PFSWR_M);
+    ck_assert_uint_eq(rd40(GLV_GORCL(v)), 2 * len);
+}
+END_TEST
+
+/* GLPRT_* of port 0 (ice_update_pf_stats). */
+#define GLPRT_GORCL     0x00380000
+#define GLPRT_UPRCL     0x00381300
+#define GLPRT_BPRCL     0x00381380
+#define GLPRT_GOTCL     0x00380B40
+#define GLPRT_UPTCL     0x003811C0
+#define GLPRT_PRC127L   0x00380940
+#define GLPRT_PTC127L   0x00380BC0
+#define ETH_FCS_LEN     4
+
+/* The MAC counts every frame of the port, with its FCS: octets, class and size bucket, each
+ * way; port 1's counters stay 0. */
+START_TEST(port_counters_count_what_passes_the_mac)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    uint8_t f[FRAME_LEN];
+    size_t len = udp_frame(f, d->cfg.mac);
+
+    irdma_dev_receive(d, f, len);
+    irdma_dev_receive(d, f, udp_frame(f, peer_mac));      /* filtered, but it was received */
+    irdma_dev_receive(d, f, udp_frame(f, bcast));
+    step();
+    ck_assert_uint_eq(rd40(GLPRT_GORCL), 3 * (len + ETH_FCS_LEN));
+    ck_assert_uint_eq(rd40(GLPRT_UPRCL), 2);
+    ck_assert_uint_eq(rd40(GLPRT_BPRCL), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PRC127L), 3);            /* 110 bytes with the FCS */
+    ck_assert_uint_eq(rd40(GLPRT_GORCL + 8), 0);
+    udp_frame(f, peer_mac);
+    memcpy(h->mem + LANT_TX_BUF, f, len);
+    lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
+            true);
+    step();
+    ck_assert_uint_eq(rd40(GLPRT_GOTCL), len + ETH_FCS_LEN);
+    ck_assert_uint_eq(rd40(GLPRT_UPTCL), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PTC127L), 1);
+}
+END_TEST
+
 #define TSO_HDR         (ETH_HLEN + IPV4_HLEN + 20)
 #define TSO_LEN         16000
 #define TSO_MSS         64
@@ -196,6 +310,9 @@ Suite *lan_suite(void)
     tcase_add_test(tc, frame_to_the_port_lands_in_the_rx_ring);
     tcase_add_test(tc, broadcast_passes_and_other_macs_are_filtered);
     tcase_add_test(tc, tx_descriptor_sends_its_buffer);
+    tcase_add_test(tc, mac_loopback_returns_tx_frames_to_rx);
+    tcase_add_test(tc, vsi_counters_count_frames_and_octets);
+    tcase_add_test(tc, port_counters_count_what_passes_the_mac);
     tcase_add_test(tc, packet_cut_by_the_tail_waits_for_its_end);
     tcase_add_test(tc, tx_yields_to_the_host_after_its_frame_budget);
     suite_add_tcase(s, tc);
