@@ -499,6 +499,18 @@ def write_junit(a, guests):
     os.replace(tmp, path)
 
 
+def stop_peers(g, guests):
+    """Guest @g's QEMU has ended: if before its tests were done, the other guest's tests wait
+    for a peer that is gone, so it is stopped too (its tests then fail without a result)."""
+    if "DONE" in g.marks:
+        return
+    for other in guests:
+        if other is not g and other.proc.poll() is None:
+            print(f"guest {g.name} ended before its tests were done: stopping guest {other.name}",
+                  flush=True)
+            other.proc.kill()
+
+
 def free_udp_ports(n):
     socks, ports = [], []
     for _ in range(n):
@@ -562,6 +574,7 @@ def run(a):
             else:
                 sel.unregister(key.fileobj)
                 running -= 1
+                stop_peers(key.data, guests)
     passed = sum(g.finish(timed_out) for g in guests)
     total = sum(len(g.tests) for g in guests)
     write_junit(a, guests)
