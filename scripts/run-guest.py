@@ -154,6 +154,20 @@ def guest_dir(p, a):
     if not os.path.exists(a.initrd):
         p.error(f"no guest built for {kname} in {d}: run scripts/build-guest.sh "
                 f"--kernel {a.kernel or ''} (or scripts/irdma-sim test --kernel ...)")
+    a.kernel_release = ""
+    if os.path.exists(os.path.join(d, "kernel.txt")):
+        with open(os.path.join(d, "kernel.txt")) as f:
+            a.kernel_release = next((l.split()[1] for l in f if l.startswith("abi ")), "")
+
+
+def kernel_args(a):
+    """Kernel parameters a kernel needs under TCG. 7.x kernels sometimes trip over their own
+    runtime text patching under QEMU 7.2's multi-threaded TCG ("Oops: int3" in sched_clock_cpu
+    or ktime_get_real_ts64, seen when the host is loaded): it happens when sched_clock is
+    switched to "stable" after the secondary CPUs run. tsc=unstable keeps it unstable from the
+    start, so that key is never flipped (timekeeping then reads the HPET)."""
+    m = re.match(r"(\d+)\.", a.kernel_release or "")
+    return ["tsc=unstable"] if m and int(m.group(1)) >= 7 else []
 
 
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
@@ -214,7 +228,7 @@ class Guest:
         # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
         append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
                   "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
-                  "t.mac=" + self.mac, "t.nic=" + self.nic] + extra_append
+                  "t.mac=" + self.mac, "t.nic=" + self.nic] + kernel_args(a) + extra_append
         cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
                "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
                "-kernel", a.kernel_image, "-initrd", a.initrd]
@@ -428,6 +442,16 @@ class Guest:
             print(f"boot{' ' + self.name if tag else ''}: /init never started; log {self.log_path}")
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
 
+    def abandon(self):
+        """Ends this boot without a verdict (it is booted again): reaps QEMU and keeps its log
+        as LOG.died."""
+        rc = self.proc.wait()
+        self.log.write(f"# qemu exit {rc}; booted again\n")
+        self.log.close()
+        os.replace(self.log_path, self.log_path + ".died")
+        if os.path.exists(self.qmp_path):
+            os.unlink(self.qmp_path)
+
     def settle(self, rc, timed_out):
         """The boot's final verdicts: prints a FAIL line for each test without a result and for
         each the boot's verdict fails; leaves self.why = {test: [reasons it did not pass]}."""
@@ -523,9 +547,8 @@ def free_udp_ports(n):
     return ports
 
 
-def run(a):
-    a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
-    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+def make_guests(a):
+    """The guests of this run: one, or two joined by a wire (--peer-tests)."""
     if a.peer_tests:
         # Two guests on one wire: a QEMU UDP socket pair on loopback.
         pa, pb = free_udp_ports(2)
@@ -537,36 +560,37 @@ def run(a):
                         f"remote.type=inet,remote.host=127.0.0.1,remote.port={remote}"]
             return [f"socket,id=n0,udp=127.0.0.1:{remote},localaddr=127.0.0.1:{local}"]
 
-        guests = [
+        return [
             Guest(a, "a", a.nic, a.test_names, a.mac, wire(pa, pb),
                   ["t.role=a", "t.ip=10.0.3.1", "t.peer=10.0.3.2"]),
             Guest(a, "b", a.peer_nic, a.peer_tests, mac_b, wire(pb, pa),
                   ["t.role=b", "t.ip=10.0.3.2", "t.peer=10.0.3.1"]),
         ]
-    else:
-        net = ["user,id=n0,restrict=on"]
-        if a.icount is not None:
-            net = ["hubport,id=n0,hubid=0"]      # slirp answers on host timers
-        elif a.wire == "hub":
-            net = ["hubport,id=n0,hubid=0", "user,id=u0,restrict=on",
-                   "hubport,id=hp1,hubid=0,netdev=u0"]
-        if a.nic == "both":
-            net.append("user,id=n1,restrict=on")
-        guests = [Guest(a, "a", a.nic, a.test_names, a.mac, net, [])]
+    net = ["user,id=n0,restrict=on"]
+    if a.icount is not None:
+        net = ["hubport,id=n0,hubid=0"]      # slirp answers on host timers
+    elif a.wire == "hub":
+        net = ["hubport,id=n0,hubid=0", "user,id=u0,restrict=on",
+               "hubport,id=hp1,hubid=0,netdev=u0"]
+    if a.nic == "both":
+        net.append("user,id=n1,restrict=on")
+    return [Guest(a, "a", a.nic, a.test_names, a.mac, net, [])]
+
+
+def boot(a, guests):
+    """Runs the guests until every QEMU has ended or --timeout; True if it timed out."""
     t0 = time.monotonic()
     sel = selectors.DefaultSelector()
     for g in guests:
         g.start(t0)
         sel.register(g.proc.stdout, selectors.EVENT_READ, g)
     running = len(guests)
-    timed_out = False
     while running:
         left = a.timeout - (time.monotonic() - t0)
         if left <= 0:
-            timed_out = True
             for g in guests:
                 g.proc.kill()
-            break
+            return True
         for key, _ in sel.select(timeout=min(left, 1.0)):
             chunk = os.read(key.fileobj.fileno(), 65536)
             if chunk:
@@ -575,6 +599,34 @@ def run(a):
                 sel.unregister(key.fileobj)
                 running -= 1
                 stop_peers(key.data, guests)
+    return False
+
+
+def died_before_init(guests):
+    """The kernel log line of a guest whose kernel oopsed or panicked before /init started,
+    or None. No test has run then and no driver of the device is loaded (the tests load ice
+    and irdma), so the device had no part in it (kernel_args() says what is known of such
+    deaths)."""
+    for g in guests:
+        if "INIT" not in g.marks and g.klog_bad:
+            return f"guest {g.name}: {g.klog_bad[0][1]}"
+    return None
+
+
+def run(a):
+    a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
+    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    guests = make_guests(a)
+    timed_out = boot(a, guests)
+    why = None if timed_out else died_before_init(guests)
+    if why:
+        # Once, visibly: the first boot's logs are kept next to the new ones.
+        for g in guests:
+            g.abandon()
+        print(f"boot again: the kernel died before /init ({why}); first boot's logs: "
+              f"{', '.join(g.log_path + '.died' for g in guests)}", flush=True)
+        guests = make_guests(a)
+        timed_out = boot(a, guests)
     passed = sum(g.finish(timed_out) for g in guests)
     total = sum(len(g.tests) for g in guests)
     write_junit(a, guests)
