@@ -248,12 +248,10 @@ START_TEST(port_options_one_active_option_at_the_port_speed)
 }
 END_TEST
 
-/* A 100G port: one QSFP28 cage, one option of 100G (ice_get_port_topology: 4 serdes lanes). */
-START_TEST(port_options_and_cage_follow_the_port_speed)
+/* The device made again with a 100G port, its admin queue set up. */
+static void reopen_as_100g_port(void)
 {
-    uint8_t buf[16 * 8];
     IrdmaDevConfig cfg;
-    AqtResp r;
     static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
 
     irdma_dev_free(d);
@@ -264,6 +262,15 @@ START_TEST(port_options_and_cage_follow_the_port_speed)
     ck_assert_ptr_nonnull(d);
     irdma_dev_reset(d);
     aqt_init(h, d);
+}
+
+/* A 100G port: one QSFP28 cage, one option of 100G (ice_get_port_topology: 4 serdes lanes). */
+START_TEST(port_options_and_cage_follow_the_port_speed)
+{
+    uint8_t buf[16 * 8];
+    AqtResp r;
+
+    reopen_as_100g_port();
     ck_assert_uint_eq(port_options(0, true, buf, &r), AQ_RC_OK);
     ck_assert_uint_eq(buf[1] & 0xf, 7);             /* ICE_AQC_PORT_OPT_MAX_LANE_100G */
     ck_assert_uint_eq(link_topo(ICE_AQC_LINK_TOPO_NODE_TYPE_CAGE,
@@ -323,17 +330,8 @@ END_TEST
 START_TEST(sff_eeprom_of_a_100g_port_is_a_flat_qsfp28)
 {
     uint8_t mem[256];
-    IrdmaDevConfig cfg;
-    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
 
-    irdma_dev_free(d);
-    irdma_dev_config_init(&cfg);
-    memcpy(cfg.mac, mac, sizeof(mac));
-    cfg.link_speed_mbps = 100000;
-    d = irdma_dev_new(&fake_host_ops, h, &cfg, NULL);
-    ck_assert_ptr_nonnull(d);
-    irdma_dev_reset(d);
-    aqt_init(h, d);
+    reopen_as_100g_port();
     for (unsigned off = 0; off < 256; off += 8) {
         ck_assert_uint_eq(sff_read(0xa0, off, 0, mem + off, 8), AQ_RC_OK);
     }
