@@ -5,7 +5,7 @@
 #   bench-boot.sh [RUNS]     (default 5; run scripts/irdma-sim test once first to build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 runs=${1:-5}
 case "$runs" in ''|*[!0-9]*|0) echo "bench-boot: RUNS must be a positive integer, not '$runs'" >&2; exit 2 ;; esac
 

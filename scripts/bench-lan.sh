@@ -5,7 +5,7 @@
 #   bench-lan.sh [RUNS] [BYTES]    (defaults 3, 104857600; build first with scripts/irdma-sim test)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 runs=${1:-3}
 bytes=${2:-104857600}
 for v in "$runs" "$bytes"; do

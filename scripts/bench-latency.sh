@@ -11,7 +11,7 @@
 #   scripts/bench-latency.sh [ITERATIONS]     default 50 per size
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 iters=${1:-50}
 case "$iters" in ''|*[!0-9]*|0) echo "bench-latency: ITERATIONS must be a positive integer, not '$iters'" >&2; exit 2 ;; esac
 bench=$repo/build/meson/tests/bench/bench-emu

@@ -8,7 +8,7 @@
 #   bench-rdma.sh    (build first with scripts/irdma-sim test)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 log=$repo/build/logs/bench-rdma.log
 
 # The harness's own verdict is not needed: a device that failed has no result line below.

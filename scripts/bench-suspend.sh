@@ -11,7 +11,7 @@
 #   bench-suspend.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 bench=$repo/build/meson/tests/bench/bench-emu
 [ -x "$bench" ] || { echo "bench-suspend: $bench missing (run scripts/irdma-sim test first)" >&2; exit 1; }
 log=$repo/build/logs/bench-suspend.log

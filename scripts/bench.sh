@@ -16,7 +16,7 @@
 #   scripts/bench.sh --report        only the plots and the summary, from build/bench/
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 out=$repo/build/bench
 mkdir -p "$out"
 command -v gnuplot > /dev/null || bash "$here/setup-host.sh"

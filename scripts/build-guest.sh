@@ -9,7 +9,6 @@
 #   $IRDMA_SIM_MODULES (colon-separated). A --module replaces the kernel's module of that name.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
 . "$here/config.sh"
 kname=${IRDMA_SIM_KERNEL:-$KERNEL_DEFAULT}
 user_mods=()

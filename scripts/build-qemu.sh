@@ -6,7 +6,6 @@
 # changed. Leaves build/qemu-system-x86_64 (a link into the cache).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
 . "$here/config.sh"
 
 bash "$here/setup-host.sh"

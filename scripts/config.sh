@@ -1,5 +1,10 @@
-# Pinned inputs of the whole pipeline, in one place. Sourced by every script.
+# Pinned inputs of the whole pipeline, in one place. Sourced first by every script of scripts/
+# (but extract-vmlinux.sh, a standalone tool):
+#   here=$(cd "$(dirname "$0")" && pwd)
+#   . "$here/config.sh"
+# which also gives it $repo, the checkout.
 # shellcheck shell=bash
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Guest kernels, booted unmodified: the matrix, one row each (scripts/kernel.py reads it).
 #   name  suite (host: the host's own apt sources)  ABI  version  packages (comma-separated)

@@ -8,7 +8,7 @@
 #   scripts/determinism.sh [SHIFT]     SHIFT: -icount shift (default 0: 1 ns per instruction)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 shift_arg=${1:-0}
 case "$shift_arg" in
     ''|*[!0-9]*) echo "determinism: SHIFT must be a small integer, not '$shift_arg'" >&2; exit 2 ;;

@@ -9,7 +9,7 @@
 # Findings are written to build/fuzz/findings/ (crash-*, leak-*, timeout-*).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+. "$here/config.sh"
 corpus=$repo/tests/fuzz/corpus
 repro=$repo/tests/fuzz/reproducers
 out=$repo/build/fuzz

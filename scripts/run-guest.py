@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultctl                                    # noqa: E402  (scripts/: the fault plans)
+import qemu_cmd                                    # noqa: E402  (scripts/: the QEMU command line)
 from qmp import Qmp                                # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -229,9 +230,8 @@ class Guest:
         append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
                   "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
                   "t.mac=" + self.mac, "t.nic=" + self.nic] + kernel_args(a) + extra_append
-        cmd = [a.qemu, "-machine", "q35", "-accel", "tcg", "-m", a.mem, "-smp", str(a.smp),
-               "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio", "-monitor", "none",
-               "-kernel", a.kernel_image, "-initrd", a.initrd]
+        cmd = qemu_cmd.machine(a.qemu, a.smp, a.mem) + [
+            "-nographic", "-serial", "stdio", "-kernel", a.kernel_image, "-initrd", a.initrd]
         if a.icount is not None:
             # Nothing from the host's clock may reach the guest.
             cmd += ["-icount", f"shift={a.icount},sleep=off",
@@ -243,19 +243,14 @@ class Guest:
             for nd in netdevs:
                 cmd += ["-netdev", nd]
         if self.nic in ("irdma-sim", "both"):
-            dev = f"irdma-sim,id=nic0,netdev=n0,mac={self.mac}"
+            dev = f"id=nic0,netdev=n0,mac={self.mac}"
             if a.device_props:
                 dev += "," + a.device_props
             if a.msix is not None:
                 dev += f",msix-vectors={a.msix}"
                 append.append(f"t.msix={a.msix}")
             append.append(f"t.pcie={a.pcie}")
-            if a.pcie == "root-port":
-                # In a root port's slot, as a NIC card is: ice reads the slot's link status.
-                cmd += ["-device", "pcie-root-port,id=rp0,chassis=1,slot=1",
-                        "-device", dev + ",bus=rp0"]
-            else:
-                cmd += ["-device", dev]
+            cmd += qemu_cmd.irdma_device(dev, a.pcie)
         if self.nic in ("virtio", "both"):
             # Next to irdma-sim, the virtio NIC has its own netdev and the next MAC.
             netdev, mac = ("n1", next_mac(self.mac)) if self.nic == "both" else ("n0", self.mac)
@@ -263,7 +258,7 @@ class Guest:
                     "duplex=full,romfile="]
         if a.trace:
             cmd += ["-trace", a.trace, "-D", self.log_path + ".trace"]
-        cmd += ["-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
+        cmd += qemu_cmd.qmp(self.qmp_path)
         cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]
         return cmd
 

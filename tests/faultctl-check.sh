@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# scripts/faultctl.py against a real QEMU with -device irdma-sim, no guest (the machine is
-# stopped with -S): plans load, clear and show; a bad plan is refused with its file and line
+# scripts/faultctl.py against a real QEMU with -device irdma-sim, no guest (the machine of
+# every harness, scripts/qemu_cmd.py, stopped with -S): plans load, clear and show; a bad plan is refused with its file and line
 # and leaves the running plan in place; a bad plan file at start stops QEMU with that message;
 # a timeline carries out its steps in order; bad command lines and timelines are refused.
 # Prints one line per check and "N passed, N failed".
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+repo=$(cd "$(dirname "$0")/.." && pwd)
 qemu=$repo/build/qemu-system-x86_64
 plans=$repo/guest-tests/faults
 tmp=$(mktemp -d)
@@ -49,15 +48,24 @@ prints() {      # prints NAME WANT COMMAND...: the command succeeds and prints e
         failed=$((failed + 1))
     fi
 }
-ctl() { python3 "$here/faultctl.py" "$sock" "$@"; }
+ctl() { python3 "$repo/scripts/faultctl.py" "$sock" "$@"; }
+# qemu_with PROPS: the harnesses' QEMU command line with irdma-sim's PROPS, stopped (-S).
+qemu_with() {
+    local args
+    mapfile -d '' args < <(python3 "$repo/scripts/qemu_cmd.py" --qemu "$qemu" \
+                               --device-props "$1" --qmp "$sock")
+    [ ${#args[@]} -gt 0 ] || { echo "faultctl-check: no QEMU command line" >&2; exit 1; }
+    qemu_args=("${args[@]}" -S -display none)
+}
 
 printf '[rule a]\non = cqp NOP\naction = drop\nevry = 2\n' > "$tmp/bad.plan"
+qemu_with "id=nic0,faults=$tmp/bad.plan"
 refused "a bad plan at start stops QEMU naming file and line" \
-    "$tmp/bad.plan:4: [rule a] evry: unknown key" \
-    timeout 60 "$qemu" -M pc -S -display none -nodefaults -device "irdma-sim,id=nic0,faults=$tmp/bad.plan"
+    "$tmp/bad.plan:4: [rule a] evry: unknown key" timeout 60 "${qemu_args[@]}"
 
-"$qemu" -M pc -S -display none -nodefaults -device irdma-sim,id=nic0 \
-    -qmp "unix:$sock,server=on,wait=off" > "$tmp/qemu.out" 2>&1 &
+rm -f "$sock"          # the refused QEMU's socket, before the next QEMU listens there
+qemu_with id=nic0
+"${qemu_args[@]}" > "$tmp/qemu.out" 2>&1 &
 qpid=$!
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 
@@ -72,7 +80,7 @@ prints "no plan after clear" "" ctl plan
 cp "$plans/hmc-error.plan" "$plans/suspend-ae-lost.plan" "$tmp/"
 printf '# a timeline\n+0 load hmc-error.plan\n+0.3 load suspend-ae-lost.plan\n+0.2 clear\n' \
     > "$tmp/steps"
-check "a timeline runs its steps" sh -c "python3 '$here/faultctl.py' '$sock' run '$tmp/steps' > '$tmp/steps.out'"
+check "a timeline runs its steps" sh -c "python3 '$repo/scripts/faultctl.py' '$sock' run '$tmp/steps' > '$tmp/steps.out'"
 check "... in order, saying each" sh -c "grep -c '^faultctl: ' '$tmp/steps.out' | grep -qx 3 &&
     sed -n 2p '$tmp/steps.out' | grep -q '^faultctl: load .*/suspend-ae-lost.plan' &&
     tail -n 1 '$tmp/steps.out' | grep -qx 'faultctl: clear'"
