@@ -155,20 +155,6 @@ def guest_dir(p, a):
     if not os.path.exists(a.initrd):
         p.error(f"no guest built for {kname} in {d}: run scripts/build-guest.sh "
                 f"--kernel {a.kernel or ''} (or scripts/irdma-sim test --kernel ...)")
-    a.kernel_release = ""
-    if os.path.exists(os.path.join(d, "kernel.txt")):
-        with open(os.path.join(d, "kernel.txt")) as f:
-            a.kernel_release = next((l.split()[1] for l in f if l.startswith("abi ")), "")
-
-
-def kernel_args(a):
-    """Kernel parameters a kernel needs under TCG. 7.x kernels sometimes trip over their own
-    runtime text patching under QEMU 7.2's multi-threaded TCG ("Oops: int3" in sched_clock_cpu
-    or ktime_get_real_ts64, seen when the host is loaded): it happens when sched_clock is
-    switched to "stable" after the secondary CPUs run. tsc=unstable keeps it unstable from the
-    start, so that key is never flipped (timekeeping then reads the HPET)."""
-    m = re.match(r"(\d+)\.", a.kernel_release or "")
-    return ["tsc=unstable"] if m and int(m.group(1)) >= 7 else []
 
 
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
@@ -229,7 +215,7 @@ class Guest:
         # log_buf_len: the tests read ice's dynamic-debug output back from dmesg.
         append = ["console=ttyS0,115200", "panic=-1", "loglevel=4", "log_buf_len=16M",
                   "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
-                  "t.mac=" + self.mac, "t.nic=" + self.nic] + kernel_args(a) + extra_append
+                  "t.mac=" + self.mac, "t.nic=" + self.nic] + extra_append
         cmd = qemu_cmd.machine(a.qemu, a.smp, a.mem) + [
             "-nographic", "-serial", "stdio", "-kernel", a.kernel_image, "-initrd", a.initrd]
         if a.icount is not None:
@@ -600,8 +586,9 @@ def boot(a, guests):
 def died_before_init(guests):
     """The kernel log line of a guest whose kernel oopsed or panicked before /init started,
     or None. No test has run then and no driver of the device is loaded (the tests load ice
-    and irdma), so the device had no part in it (kernel_args() says what is known of such
-    deaths)."""
+    and irdma), so the device had no part in it. Under QEMU 7.2's multi-threaded TCG, 7.x
+    kernels sometimes die so: an "Oops: int3" of their own runtime text patching early in boot
+    (docs/user-guide.md, 'Guest tests')."""
     for g in guests:
         if "INIT" not in g.marks and g.klog_bad:
             return f"guest {g.name}: {g.klog_bad[0][1]}"
