@@ -42,6 +42,8 @@ KTAP_PLAN = re.compile(r"^1\.\.(\d+)$")
 KTAP_RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 # Lines of a test's output kept for its JUnit failure text.
 JUNIT_TAIL = 40
+# How many times a boot whose kernel died before /init is booted again (died_before_init()).
+BOOTS_AGAIN = 2
 # Kernel log lines that fail the test they appear in (unless it expects them).
 KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel panic|"
                       r"general protection fault|soft lockup|hung task|"
@@ -423,13 +425,13 @@ class Guest:
             print(f"boot{' ' + self.name if tag else ''}: /init never started; log {self.log_path}")
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
 
-    def abandon(self):
+    def abandon(self, n):
         """Ends this boot without a verdict (it is booted again): reaps QEMU and keeps its log
-        as LOG.died."""
+        as LOG.diedN."""
         rc = self.proc.wait()
         self.log.write(f"# qemu exit {rc}; booted again\n")
         self.log.close()
-        os.replace(self.log_path, self.log_path + ".died")
+        os.replace(self.log_path, f"{self.log_path}.died{n}")
         if os.path.exists(self.qmp_path):
             os.unlink(self.qmp_path)
 
@@ -600,13 +602,16 @@ def run(a):
     os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
     guests = make_guests(a)
     timed_out = boot(a, guests)
-    why = None if timed_out else died_before_init(guests)
-    if why:
-        # Once, visibly: the first boot's logs are kept next to the new ones.
+    for again in range(1, BOOTS_AGAIN + 1):
+        why = None if timed_out else died_before_init(guests)
+        if not why:
+            break
+        # Visibly, and the dead boot's logs are kept next to the new ones.
         for g in guests:
-            g.abandon()
-        print(f"boot again: the kernel died before /init ({why}); first boot's logs: "
-              f"{', '.join(g.log_path + '.died' for g in guests)}", flush=True)
+            g.abandon(again)
+        print(f"boot again ({again} of at most {BOOTS_AGAIN}): the kernel died before /init "
+              f"({why}); logs of that boot: "
+              f"{', '.join(f'{g.log_path}.died{again}' for g in guests)}", flush=True)
         guests = make_guests(a)
         timed_out = boot(a, guests)
     passed = sum(g.finish(timed_out) for g in guests)
