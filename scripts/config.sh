@@ -2,9 +2,11 @@
 # (but extract-vmlinux.sh, a standalone tool):
 #   here=$(cd "$(dirname "$0")" && pwd)
 #   . "$here/config.sh"
-# which also gives it $repo, the checkout.
+# which also gives it $repo, the checkout (a POSIX sh script that sources it sets $repo first).
 # shellcheck shell=bash
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -n "${BASH_VERSION:-}" ]; then
+    repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+fi
 
 # Guest kernels, booted unmodified: the matrix, one row each (scripts/kernel.py reads it).
 #   name  suite (host: the host's own apt sources)  ABI  version  packages (comma-separated)
