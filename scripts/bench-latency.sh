@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark 3 of issue #9: the latency the guest measures against the timing model's own
+# Benchmark 3: the latency the guest measures against the timing model's own
 # prediction, under -icount (shift 0: one guest instruction per ns).
 #   1. bench-emu --latency: the model's doorbell-to-CQE time of one signaled WRITE per size over
 #      internal loopback, on the device core alone (no guest).

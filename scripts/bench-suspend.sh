@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The QP suspend and resume latencies of issue #7, from the timing model:
+# The QP suspend and resume latencies, from the timing model:
 #   1. the device core alone (bench-emu --suspend): SUSPEND_QP posted -> its suspend-complete
 #      AE on an idle QP and on one with a WRITE of 4 KiB to 1 MiB on its way, and RESUME_QP
 #      posted -> the QP running again;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark of issue #9 in one run, each as a ratio against its target:
+# Every benchmark in one run, each as a ratio against its target (docs/performance.md):
 #   1. the device core alone (bench-emu, release build): CQP ops/s; RDMA WRITE GB/s from 64 B
 #      to 4 MiB over internal loopback against host memcpy (target: >= 50 % of memcpy from
 #      64 KiB on), and through the host's wire
@@ -8,7 +8,7 @@
 #   3. under -icount: the WRITE latency the guest measures against the timing model's
 #      prediction (bench-latency.sh; target: within 10 %)
 #   4. boot to tests done with and without the device (bench-boot.sh; target: <= 1.15x)
-#   5. QP suspend and resume latencies from the timing model (bench-suspend.sh; issue #7)
+#   5. QP suspend and resume latencies from the timing model (bench-suspend.sh)
 # Writes build/bench/: each benchmark's output, emu.csv, latency.txt, and the plots
 # emu-write.svg and latency.svg (gnuplot). Speed never fails the run; a benchmark that
 # produced no figure does (exit 1).
