@@ -1,4 +1,4 @@
-# TC changes while QPs are being created and destroyed (issue: QP suspend/resume). qp-churn
+# TC changes while QPs are being created and destroyed. qp-churn
 # creates RC QPs, takes each to RTS and destroys it, over and over, while rdma-stream carries
 # verified traffic on 4 QP pairs and 14 changes go through (3 ETS rounds and DSCP mode). irdma
 # refuses new QPs while a change is pending (create EINVAL, RTR ENOMEM) and ice's netdev bounce

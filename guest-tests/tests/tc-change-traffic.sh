@@ -1,4 +1,4 @@
-# The DCB traffic-class change under RDMA traffic (issue: QP suspend/resume). With ice's
+# The DCB traffic-class change under RDMA traffic. With ice's
 # firmware LLDP agent off, 21 ETS changes cycle 1 -> 4 -> 8 -> 1 TCs, then 5 changes go into
 # DSCP mode and back (ice needs a queue per TC: 8 combined channels, so this boot has 8
 # vCPUs). Each change makes irdma suspend every QP (SUSPEND_QP, AE 0x900 per QP), rebuild its
