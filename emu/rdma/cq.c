@@ -220,7 +220,9 @@ static void op_create_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
         return;
     }
-    if (size == 0 || size > CQ_SIZE_MAX) {
+    /* Any ring the 21-bit size field can name is taken: irdma offers max_cqe up to the
+     * field's limit and user space may ask for exactly that. Only an empty ring is wrong. */
+    if (size == 0) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
         return;
     }
@@ -289,7 +291,7 @@ static void op_modify_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     if (resize) {
-        if (size == 0 || size > CQ_SIZE_MAX) {
+        if (size == 0) {
             cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_SIZE);
             emu_trace(&d->host, TR_ERR_CQ_RESIZE_BAD_SIZE, "cq=%u size=%" G_GINT64_MODIFIER "u",
                       id, size);

@@ -141,7 +141,6 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define CQPWQE_CQ_ENCEQEMASK       PE_BIT64(48)
 #define CQPWQE_CQ_CEQIDVALID       PE_BIT64(49)
 #define CQPWQE_CQ_AVOIDMEMCNFLCT   PE_BIT64(61)
-#define CQ_SIZE_MAX                1048575u
 #define PBL_LEVEL_1                1
 
 /* --- CREATE_CEQ / CREATE_AEQ WQEs, CEQE (8 bytes), AEQE (16 bytes) --- */

@@ -136,6 +136,26 @@ START_TEST(ccq_create_completes_into_itself)
 }
 END_TEST
 
+/* pyverbs creates CQs of the advertised maximum (the 21-bit field's limit) and resizes to
+ * sizes above 2^20: each is a valid ring. */
+START_TEST(create_cq_takes_gen2_ring_sizes)
+{
+    static const uint64_t sizes[] = { 1, 1048575, 1048576, 2097151 };
+    uint64_t q[8] = { 0 };
+
+    bring_up(64);
+    for (unsigned i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        q[0] = pe_prep(CQPWQE_CQ_SIZE, sizes[i]);
+        q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 3 + i);
+        q[4] = CQPT_CQ;
+        q[5] = CQPT_CQ_SHADOW;
+        cqpt_run(q);
+        ck_assert_msg(!(ld64(cqpt_ccqe(1 + i) + CQE_HDR) & CQE_ERROR), "size %" G_GUINT64_FORMAT
+                      " refused, minor 0x%x", sizes[i], (unsigned)cqpt_min(cqpt_ccqe(1 + i)));
+    }
+}
+END_TEST
+
 START_TEST(create_cq_without_hmc_is_an_objcache_error)
 {
     uint64_t q[8] = { 0 };
@@ -170,7 +190,7 @@ START_TEST(create_cq_rejects_bad_wqes)
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 9000);
     cqpt_run(q);
     ck_assert_uint_eq(cqpt_min(cqpt_ccqe(2)), CQP_MIN_BAD_ID);
-    /* Size 0, size too large. */
+    /* Size 0. */
     q[3] = cqpt_hdr(CQP_OP_CREATE_CQ) | pe_prep(CQPWQE_CQ_ID, 3);
     q[0] = 0;
     cqpt_run(q);
@@ -554,6 +574,7 @@ Suite *cqp_suite(void)
     tcase_add_test(tc, ccq_create_completes_into_itself);
     tcase_add_test(tc, create_cq_without_hmc_is_an_objcache_error);
     tcase_add_test(tc, create_cq_rejects_bad_wqes);
+    tcase_add_test(tc, create_cq_takes_gen2_ring_sizes);
     tcase_add_test(tc, unknown_opcode_and_bad_valid_bit_complete_with_errors);
     tcase_add_test(tc, sq_and_ccq_wrap_with_polarity);
     tcase_add_test(tc, ccq_overflow_drops_instead_of_overwriting);
