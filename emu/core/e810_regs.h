@@ -102,6 +102,32 @@
 #define PRTMAC_HSEC_CTL_TX_PAUSE_QUANTA(i)        (0x001E36E0 + 32 * (i))
 #define PRTMAC_HSEC_CTL_TX_PAUSE_REFRESH_TIMER(i) (0x001E3800 + 32 * (i))
 
+/* The MAC's statistics, per port: split 40-bit counters (core/regs.h, EMU_SPLIT40_*), the L
+ * register of port i here and its H register 4 bytes above. */
+#define GLPRT_PORT_COUNT            8
+#define GLPRT_GORCL(i)              (0x00380000 + 8 * (i))
+#define GLPRT_PRC64L(i)             (0x00380900 + 8 * (i))
+#define GLPRT_PRC127L(i)            (0x00380940 + 8 * (i))
+#define GLPRT_PRC255L(i)            (0x00380980 + 8 * (i))
+#define GLPRT_PRC511L(i)            (0x003809C0 + 8 * (i))
+#define GLPRT_PRC1023L(i)           (0x00380A00 + 8 * (i))
+#define GLPRT_PRC1522L(i)           (0x00380A40 + 8 * (i))
+#define GLPRT_PRC9522L(i)           (0x00380A80 + 8 * (i))
+#define GLPRT_GOTCL(i)              (0x00380B40 + 8 * (i))
+#define GLPRT_PTC64L(i)             (0x00380B80 + 8 * (i))
+#define GLPRT_PTC127L(i)            (0x00380BC0 + 8 * (i))
+#define GLPRT_PTC255L(i)            (0x00380C00 + 8 * (i))
+#define GLPRT_PTC511L(i)            (0x00380C40 + 8 * (i))
+#define GLPRT_PTC1023L(i)           (0x00380C80 + 8 * (i))
+#define GLPRT_PTC1522L(i)           (0x00380CC0 + 8 * (i))
+#define GLPRT_PTC9522L(i)           (0x00380D00 + 8 * (i))
+#define GLPRT_UPTCL(i)              (0x003811C0 + 8 * (i))
+#define GLPRT_MPTCL(i)              (0x00381200 + 8 * (i))
+#define GLPRT_BPTCL(i)              (0x00381240 + 8 * (i))
+#define GLPRT_UPRCL(i)              (0x00381300 + 8 * (i))
+#define GLPRT_MPRCL(i)              (0x00381340 + 8 * (i))
+#define GLPRT_BPRCL(i)              (0x00381380 + 8 * (i))
+
 /* Interrupts */
 #define GLINT_NUM_VECTORS           2048
 #define GLINT_DYN_CTL(n)            (0x00160000 + 4 * (n))

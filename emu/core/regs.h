@@ -71,4 +71,35 @@ static inline uint32_t emu_field_set(uint32_t reg, uint32_t mask, uint32_t v)
     return (reg & ~mask) | ((v << __builtin_ctz(mask)) & mask);
 }
 
+/* Split 40-bit statistics counters (ice_hw_autogen.h GLPRT_*, GLV_*): a register of @n
+ * instances at an 8-byte stride, each instance's low 32 bits in its L register and its high 8
+ * bits in the H register 4 bytes above (the outer dimension: element @idx < @n is an L half). */
+#define EMU_SPLIT40_STRIDE      8
+#define EMU_SPLIT40_HALVES      2
+#define EMU_SPLIT40_HALF_STRIDE 4
+#define EMU_SPLIT40_MASK        ((1ull << 40) - 1)
+#define EMU_SPLIT40_LOW_BITS    32
+
+#define EMU_REG_SPLIT40(nm, off, n, fn) \
+    { .name = nm, .base = off, .count = n, .stride = EMU_SPLIT40_STRIDE, \
+      .count2 = EMU_SPLIT40_HALVES, .stride2 = EMU_SPLIT40_HALF_STRIDE, .read = fn }
+
+static inline bool emu_split40_is(const EmuReg *r)
+{
+    return r->count2 == EMU_SPLIT40_HALVES && r->stride2 == EMU_SPLIT40_HALF_STRIDE;
+}
+
+/* The instance element @idx of a split 40-bit register @r belongs to. */
+static inline unsigned emu_split40_counter(const EmuReg *r, unsigned idx)
+{
+    return idx % r->count;
+}
+
+/* What element @idx of @r reads of its instance's counter @v (wrapping at 40 bits). */
+static inline uint32_t emu_split40_read(const EmuReg *r, unsigned idx, uint64_t v)
+{
+    v &= EMU_SPLIT40_MASK;
+    return idx / r->count ? (uint32_t)(v >> EMU_SPLIT40_LOW_BITS) : (uint32_t)v;
+}
+
 #endif

@@ -4,7 +4,7 @@
 #include "core/regs.h"
 #include "core/trace.h"
 
-/* GLV_* (ice_hw_autogen.h): 40-bit counters, L at 8-byte stride per VSI and H 4 bytes above;
+/* GLV_* (ice_hw_autogen.h): split 40-bit counters per VSI (core/regs.h, EMU_SPLIT40_*), and
  * 32-bit ones at 4-byte stride. */
 #define GLV_GORCL(v)            (0x003B0000 + (v) * 8)
 #define GLV_UPRCL(v)            (0x003B2000 + (v) * 8)
@@ -16,10 +16,6 @@
 #define GLV_BPTCL(v)            (0x0030E000 + (v) * 8)
 #define GLV_RDPC(v)             (0x00294C04 + (v) * 4)
 #define GLV_TEPC(v)             (0x00312000 + (v) * 4)
-#define STAT40_STRIDE           8
-#define STAT40_HALVES           2           /* L, then H at +4 */
-#define STAT40_HALF_STRIDE      4
-#define STAT40_MASK             ((1ull << 40) - 1)
 #define STAT32_STRIDE           4
 
 typedef enum StatId {
@@ -37,9 +33,7 @@ struct LanStats {
 static uint32_t stat_read(void *blk, const EmuReg *r, unsigned idx);
 
 /* In StatId order: the reader finds the counter by the register's place in the table. */
-#define STAT40_REG(nm, off) \
-    { .name = nm, .base = off, .count = FW_NUM_VSI, .stride = STAT40_STRIDE, \
-      .count2 = STAT40_HALVES, .stride2 = STAT40_HALF_STRIDE, .read = stat_read }
+#define STAT40_REG(nm, off) EMU_REG_SPLIT40(nm, off, FW_NUM_VSI, stat_read)
 #define STAT32_REG(nm, off) \
     { .name = nm, .base = off, .count = FW_NUM_VSI, .stride = STAT32_STRIDE, .read = stat_read }
 
@@ -56,17 +50,14 @@ static const EmuReg stats_regs[ST_NUM] = {
     [ST_TEPC] = STAT32_REG("GLV_TEPC", GLV_TEPC(0)),
 };
 
-/* 40-bit counters: element idx of the L registers (idx < FW_NUM_VSI) or of the H ones above
- * them; 32-bit counters wrap at 32 bits. */
+/* 40-bit counters read as their L and H halves; 32-bit counters wrap at 32 bits. */
 static uint32_t stat_read(void *blk, const EmuReg *r, unsigned idx)
 {
     LanStats *s = blk;
     const uint64_t *c = s->c[r - stats_regs];
 
-    if (r->count2 == STAT40_HALVES) {
-        uint64_t v = c[idx % FW_NUM_VSI] & STAT40_MASK;
-
-        return idx / FW_NUM_VSI ? (uint32_t)(v >> 32) : (uint32_t)v;
+    if (emu_split40_is(r)) {
+        return emu_split40_read(r, idx, c[emu_split40_counter(r, idx)]);
     }
     return (uint32_t)c[idx];
 }

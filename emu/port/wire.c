@@ -1,20 +1,18 @@
 /* wire.c - the port's wire (see wire.h). */
 #include "port/wire.h"
+#include "core/e810_regs.h"
 #include "core/regs.h"
 #include "core/trace.h"
 
 #define WIRE_MAX_QUEUED  65536     /* packets per direction */
 
-/* The MAC's statistics (GLPRT_*, ice_hw_autogen.h): 40-bit counters per port, L at an 8-byte
- * stride and H 4 bytes above; the device's one port is port 0. Octets and the size buckets
- * count each frame with its 4-byte FCS, as the MAC sees it. */
-#define PORT_STAT_PORTS         8
-#define PORT_STAT_STRIDE        8
-#define PORT_STAT_HALVES        2
-#define PORT_STAT_HALF_STRIDE   4
-#define PORT_STAT_MASK          ((1ull << 40) - 1)
+/* The MAC's statistics (GLPRT_*, core/e810_regs.h): split 40-bit counters per port; the
+ * device's one port is port 0. Octets and the size buckets count each frame with its 4-byte
+ * FCS, as the MAC sees it. */
+#define PORT_STAT_PORT          0
 #define ETH_FCS_LEN             4
 #define ETH_ALEN                6
+#define ETH_ADDR_MULTICAST      0x01        /* the group bit of the first address byte */
 
 /* The counters, in the order of port_stat_regs[]. */
 typedef enum PortStat {
@@ -56,45 +54,42 @@ struct Wire {
 
 static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx);
 
-#define PORT_STAT_REG(nm, off) \
-    { .name = nm, .base = off, .count = PORT_STAT_PORTS, .stride = PORT_STAT_STRIDE, \
-      .count2 = PORT_STAT_HALVES, .stride2 = PORT_STAT_HALF_STRIDE, .read = port_stat_read }
+#define PORT_STAT_REG(reg) \
+    EMU_REG_SPLIT40(#reg, reg(PORT_STAT_PORT), GLPRT_PORT_COUNT, port_stat_read)
 
 static const EmuReg port_stat_regs[PS_NUM] = {
-    [PS_GORC] = PORT_STAT_REG("GLPRT_GORCL", 0x00380000),
-    [PS_UPRC] = PORT_STAT_REG("GLPRT_UPRCL", 0x00381300),
-    [PS_MPRC] = PORT_STAT_REG("GLPRT_MPRCL", 0x00381340),
-    [PS_BPRC] = PORT_STAT_REG("GLPRT_BPRCL", 0x00381380),
-    [PS_GOTC] = PORT_STAT_REG("GLPRT_GOTCL", 0x00380B40),
-    [PS_UPTC] = PORT_STAT_REG("GLPRT_UPTCL", 0x003811C0),
-    [PS_MPTC] = PORT_STAT_REG("GLPRT_MPTCL", 0x00381200),
-    [PS_BPTC] = PORT_STAT_REG("GLPRT_BPTCL", 0x00381240),
-    [PS_PRC64] = PORT_STAT_REG("GLPRT_PRC64L", 0x00380900),
-    [PS_PRC127] = PORT_STAT_REG("GLPRT_PRC127L", 0x00380940),
-    [PS_PRC255] = PORT_STAT_REG("GLPRT_PRC255L", 0x00380980),
-    [PS_PRC511] = PORT_STAT_REG("GLPRT_PRC511L", 0x003809C0),
-    [PS_PRC1023] = PORT_STAT_REG("GLPRT_PRC1023L", 0x00380A00),
-    [PS_PRC1522] = PORT_STAT_REG("GLPRT_PRC1522L", 0x00380A40),
-    [PS_PRC9522] = PORT_STAT_REG("GLPRT_PRC9522L", 0x00380A80),
-    [PS_PTC64] = PORT_STAT_REG("GLPRT_PTC64L", 0x00380B80),
-    [PS_PTC127] = PORT_STAT_REG("GLPRT_PTC127L", 0x00380BC0),
-    [PS_PTC255] = PORT_STAT_REG("GLPRT_PTC255L", 0x00380C00),
-    [PS_PTC511] = PORT_STAT_REG("GLPRT_PTC511L", 0x00380C40),
-    [PS_PTC1023] = PORT_STAT_REG("GLPRT_PTC1023L", 0x00380C80),
-    [PS_PTC1522] = PORT_STAT_REG("GLPRT_PTC1522L", 0x00380CC0),
-    [PS_PTC9522] = PORT_STAT_REG("GLPRT_PTC9522L", 0x00380D00),
+    [PS_GORC] = PORT_STAT_REG(GLPRT_GORCL),
+    [PS_UPRC] = PORT_STAT_REG(GLPRT_UPRCL),
+    [PS_MPRC] = PORT_STAT_REG(GLPRT_MPRCL),
+    [PS_BPRC] = PORT_STAT_REG(GLPRT_BPRCL),
+    [PS_GOTC] = PORT_STAT_REG(GLPRT_GOTCL),
+    [PS_UPTC] = PORT_STAT_REG(GLPRT_UPTCL),
+    [PS_MPTC] = PORT_STAT_REG(GLPRT_MPTCL),
+    [PS_BPTC] = PORT_STAT_REG(GLPRT_BPTCL),
+    [PS_PRC64] = PORT_STAT_REG(GLPRT_PRC64L),
+    [PS_PRC127] = PORT_STAT_REG(GLPRT_PRC127L),
+    [PS_PRC255] = PORT_STAT_REG(GLPRT_PRC255L),
+    [PS_PRC511] = PORT_STAT_REG(GLPRT_PRC511L),
+    [PS_PRC1023] = PORT_STAT_REG(GLPRT_PRC1023L),
+    [PS_PRC1522] = PORT_STAT_REG(GLPRT_PRC1522L),
+    [PS_PRC9522] = PORT_STAT_REG(GLPRT_PRC9522L),
+    [PS_PTC64] = PORT_STAT_REG(GLPRT_PTC64L),
+    [PS_PTC127] = PORT_STAT_REG(GLPRT_PTC127L),
+    [PS_PTC255] = PORT_STAT_REG(GLPRT_PTC255L),
+    [PS_PTC511] = PORT_STAT_REG(GLPRT_PTC511L),
+    [PS_PTC1023] = PORT_STAT_REG(GLPRT_PTC1023L),
+    [PS_PTC1522] = PORT_STAT_REG(GLPRT_PTC1522L),
+    [PS_PTC9522] = PORT_STAT_REG(GLPRT_PTC9522L),
 };
 
 static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx)
 {
     Wire *w = blk;
-    uint64_t v;
 
-    if (idx % PORT_STAT_PORTS != 0) {
+    if (emu_split40_counter(r, idx) != PORT_STAT_PORT) {
         return 0;                  /* the ports the device does not have */
     }
-    v = w->port_stats[r - port_stat_regs] & PORT_STAT_MASK;
-    return idx / PORT_STAT_PORTS ? (uint32_t)(v >> 32) : (uint32_t)v;
+    return emu_split40_read(r, idx, w->port_stats[r - port_stat_regs]);
 }
 
 /* The MAC counts a frame it received (@rx) or transmitted: octets, class, size bucket. */
@@ -111,7 +106,7 @@ static void port_count(Wire *w, const uint8_t *frame, size_t len, bool rx)
     c[rx ? PS_GORC : PS_GOTC] += wire_len;
     if (!memcmp(frame, bcast, ETH_ALEN)) {
         c[rx ? PS_BPRC : PS_BPTC]++;
-    } else if (frame[0] & 1) {
+    } else if (frame[0] & ETH_ADDR_MULTICAST) {
         c[rx ? PS_MPRC : PS_MPTC]++;
     } else {
         c[rx ? PS_UPRC : PS_UPTC]++;

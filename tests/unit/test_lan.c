@@ -220,18 +220,10 @@ START_TEST(vsi_counters_count_frames_and_octets)
 }
 END_TEST
 
-/* GLPRT_* of port 0 (ice_update_pf_stats). */
-#define GLPRT_GORCL     0x00380000
-#define GLPRT_UPRCL     0x00381300
-#define GLPRT_BPRCL     0x00381380
-#define GLPRT_GOTCL     0x00380B40
-#define GLPRT_UPTCL     0x003811C0
-#define GLPRT_PRC127L   0x00380940
-#define GLPRT_PTC127L   0x00380BC0
 #define ETH_FCS_LEN     4
 
-/* The MAC counts every frame of the port, with its FCS: octets, class and size bucket, each
- * way; port 1's counters stay 0. */
+/* The MAC counts every frame of the port (GLPRT_* of port 0, as ice_update_pf_stats reads
+ * them), with its FCS: octets, class and size bucket, each way; port 1's counters stay 0. */
 START_TEST(port_counters_count_what_passes_the_mac)
 {
     static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
@@ -242,19 +234,19 @@ START_TEST(port_counters_count_what_passes_the_mac)
     irdma_dev_receive(d, f, udp_frame(f, peer_mac));      /* filtered, but it was received */
     irdma_dev_receive(d, f, udp_frame(f, bcast));
     step();
-    ck_assert_uint_eq(rd40(GLPRT_GORCL), 3 * (len + ETH_FCS_LEN));
-    ck_assert_uint_eq(rd40(GLPRT_UPRCL), 2);
-    ck_assert_uint_eq(rd40(GLPRT_BPRCL), 1);
-    ck_assert_uint_eq(rd40(GLPRT_PRC127L), 3);            /* 110 bytes with the FCS */
-    ck_assert_uint_eq(rd40(GLPRT_GORCL + 8), 0);
+    ck_assert_uint_eq(rd40(GLPRT_GORCL(0)), 3 * (len + ETH_FCS_LEN));
+    ck_assert_uint_eq(rd40(GLPRT_UPRCL(0)), 2);
+    ck_assert_uint_eq(rd40(GLPRT_BPRCL(0)), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PRC127L(0)), 3);         /* 110 bytes with the FCS */
+    ck_assert_uint_eq(rd40(GLPRT_GORCL(1)), 0);
     udp_frame(f, peer_mac);
     memcpy(h->mem + LANT_TX_BUF, f, len);
     lant_tx(&lan_port, LANT_TX_BUF, lant_txd_qw1(LANT_TXD_CMD_EOP | LANT_TXD_CMD_RS, 0, len, 0),
             true);
     step();
-    ck_assert_uint_eq(rd40(GLPRT_GOTCL), len + ETH_FCS_LEN);
-    ck_assert_uint_eq(rd40(GLPRT_UPTCL), 1);
-    ck_assert_uint_eq(rd40(GLPRT_PTC127L), 1);
+    ck_assert_uint_eq(rd40(GLPRT_GOTCL(0)), len + ETH_FCS_LEN);
+    ck_assert_uint_eq(rd40(GLPRT_UPTCL(0)), 1);
+    ck_assert_uint_eq(rd40(GLPRT_PTC127L(0)), 1);
 }
 END_TEST
 

@@ -1,12 +1,17 @@
-/* test_regs.c - the register file mechanism: declaration, masks, handlers, arrays, misses. */
+/* test_regs.c - the register file mechanism: declaration, masks, handlers, arrays, misses, split
+ * 40-bit counters. */
 #include <check.h>
 #include "fake_host.h"
 #include "emu/core/regs.h"
+
+#define SPLIT40_BASE    0x40000
+#define SPLIT40_N       4
 
 typedef struct TestBlk {
     unsigned reads, writes;
     unsigned last_idx;
     uint32_t last_val;
+    uint64_t ctr[SPLIT40_N];   /* the split 40-bit register's counters */
 } TestBlk;
 
 static uint32_t blk_read(void *blk, const EmuReg *r, unsigned idx)
@@ -29,6 +34,13 @@ static void blk_write(void *blk, const EmuReg *r, unsigned idx, uint32_t val)
     b->last_val = val;
 }
 
+static uint32_t split40_read(void *blk, const EmuReg *r, unsigned idx)
+{
+    TestBlk *b = blk;
+
+    return emu_split40_read(r, idx, b->ctr[emu_split40_counter(r, idx)]);
+}
+
 static const EmuReg test_regs[] = {
     { .name = "PLAIN", .base = 0x1000, .reset = 0x11, .wmask = ~0u },
     { .name = "MASKED", .base = 0x1004, .reset = 0xf0000000, .wmask = 0x0000ffff },
@@ -37,6 +49,7 @@ static const EmuReg test_regs[] = {
       .wmask = ~0u },
     { .name = "HOOKED", .base = 0x3000, .count = 8, .stride = 8, .wmask = 0xff,
       .read = blk_read, .write = blk_write },
+    EMU_REG_SPLIT40("SPLIT40L", SPLIT40_BASE, SPLIT40_N, split40_read),
 };
 
 static FakeHost *h;
@@ -148,6 +161,32 @@ START_TEST(any_guest_offset_is_safe)
 }
 END_TEST
 
+START_TEST(split_40_bit_counter_reads_low_and_high_halves)
+{
+    const EmuReg *r = &test_regs[G_N_ELEMENTS(test_regs) - 1];
+
+    blk.ctr[0] = 0x12345678ull;
+    blk.ctr[2] = 0xab87654321ull;
+    blk.ctr[3] = 0x7f00000001ull << 4;        /* past 40 bits: the counter wraps */
+    /* Instance i: L at 8 * i, H 4 bytes above; H holds bits 39:32. */
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE), 0x12345678);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 4), 0);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * 2), 0x87654321);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * 2 + 4), 0xab);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * 3), 0x10);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * 3 + 4), 0xf0);
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * 1 + 4), 0);
+    /* The element index of an H half names the same instance as its L half. */
+    ck_assert(emu_split40_is(r));
+    ck_assert(!emu_split40_is(&test_regs[3]));
+    ck_assert_uint_eq(emu_split40_counter(r, 2), 2);
+    ck_assert_uint_eq(emu_split40_counter(r, SPLIT40_N + 2), 2);
+    ck_assert_uint_eq(emu_split40_read(r, SPLIT40_N + 2, EMU_SPLIT40_MASK), 0xff);
+    /* Past the last instance nothing is declared. */
+    ck_assert_uint_eq(emu_regfile_read(rf, SPLIT40_BASE + 8 * SPLIT40_N), 0);
+}
+END_TEST
+
 Suite *regs_suite(void)
 {
     Suite *s = suite_create("regs");
@@ -162,6 +201,7 @@ Suite *regs_suite(void)
     tcase_add_test(tc, unimplemented_offsets_read_zero_and_are_traced);
     tcase_add_test(tc, trace_events_are_enabled_one_at_a_time);
     tcase_add_test(tc, any_guest_offset_is_safe);
+    tcase_add_test(tc, split_40_bit_counter_reads_low_and_high_halves);
     suite_add_tcase(s, tc);
     return s;
 }
