@@ -625,6 +625,59 @@ START_TEST(lost_everything_exhausts_the_retry_count)
 }
 END_TEST
 
+/* Flush codes as irdma_flush_wqes passes them, different per queue. */
+#define FLUSH_SQ_MAJ    0x1u
+#define FLUSH_SQ_MIN    0x5u
+#define FLUSH_RQ_MAJ    0x2u
+#define FLUSH_RQ_MIN    0x9u
+
+/* A QP in ERROR with WQEs on both queues, flushed as irdma flushes it (FLUSH_WQES of SQ and RQ
+ * with its own codes): one CQE per queue, each in error with that queue's codes, naming the
+ * oldest WQE; nothing goes on the wire. */
+START_TEST(flushed_wqes_complete_in_error_with_the_flush_codes)
+{
+    uint64_t q[8] = { 0 };
+    unsigned first;
+    TCqe c;
+
+    connect_default();
+    post_rq(&qa, TRT_RECV, TRT_MTU);
+    qp_op(&qa, CQP_OP_MODIFY_QP, QP_STATE_ERROR, 0);
+    first = post_sq(&qa, write_wqe(8, 0));
+    post_sq(&qa, write_wqe(8, 8));
+    ring(&qa);
+    settle();
+    ck_assert_uint_eq(h->frames->len, 0);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+
+    q[2] = pe_prep(CQPWQE_FLUSH_SQMJERR, FLUSH_SQ_MAJ) |
+           pe_prep(CQPWQE_FLUSH_SQMNERR, FLUSH_SQ_MIN) |
+           pe_prep(CQPWQE_FLUSH_RQMJERR, FLUSH_RQ_MAJ) |
+           pe_prep(CQPWQE_FLUSH_RQMNERR, FLUSH_RQ_MIN);
+    q[3] = cqpt_hdr(CQP_OP_FLUSH_WQES) | qa.id | CQPWQE_FLUSH_USERFLCODE | CQPWQE_FLUSH_SQ |
+           CQPWQE_FLUSH_RQ;
+    ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_BOTH_FLUSHED);
+    settle();
+
+    ck_assert_msg(poll_cq(&qa, &c), "no SQ flush CQE");
+    ck_assert(c.hdr & CQE_SQ);
+    ck_assert(c.hdr & CQE_ERROR);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_MAJERR), FLUSH_SQ_MAJ);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_MINERR), FLUSH_SQ_MIN);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_WQEIDX), first);
+    ck_assert_uint_eq(pe_get(c.qw2, CQE_QPID), qa.id);
+    ck_assert_msg(poll_cq(&qa, &c), "no RQ flush CQE");
+    ck_assert(!(c.hdr & CQE_SQ));
+    ck_assert(c.hdr & CQE_ERROR);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_MAJERR), FLUSH_RQ_MAJ);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_MINERR), FLUSH_RQ_MIN);
+    ck_assert_uint_eq(pe_get(c.hdr, CQE_WQEIDX), 0);
+    ck_assert_uint_eq(pe_get(c.qw2, CQE_QPID), qa.id);
+    ck_assert_uint_eq(cq_drain_count(&qa), 0);
+    ck_assert_uint_eq(h->frames->len, 0);
+}
+END_TEST
+
 /* rnr_retry = _i (0..6): _i + 1 RNR NAKs, then LLP_TOO_MANY_RNRS. */
 START_TEST(rnr_nak_exhausts_the_rnr_retry_count)
 {
@@ -1433,6 +1486,7 @@ Suite *transport_suite(void)
     tcase_add_test(tc, send_without_a_receive_wqe_waits_out_the_rnr_nak);
     tcase_add_test(tc, destroying_a_suspended_busy_qp_posts_its_suspend_ae);
     tcase_add_test(tc, lost_everything_exhausts_the_retry_count);
+    tcase_add_test(tc, flushed_wqes_complete_in_error_with_the_flush_codes);
     tcase_add_loop_test(tc, rnr_nak_exhausts_the_rnr_retry_count, 0, TRT_RNR_FOREVER);
     tcase_add_test(tc, retry_count_restarts_with_each_acknowledged_message);
     tcase_add_test(tc, rnr_nak_on_a_multi_packet_send_waits_the_timer_out);
