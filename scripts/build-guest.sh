@@ -48,7 +48,7 @@ key=$( { echo "$kinfo"; cat "$0"
          sha256sum "$mbuild/tools/mkddp" "$repo/guest-tests/init" "$repo"/guest-tests/tests/*
          dpkg-query -W $HOST_PKGS_GUEST 2>/dev/null; } | sha256sum | cut -c1-16)
 if [ -s "$out/initramfs.cpio.gz" ] && [ "$(cat "$out/initramfs.key" 2>/dev/null)" = "$key" ]; then
-    echo "build-guest: $out/initramfs.cpio.gz unchanged ($(stat -c %s "$out/initramfs.cpio.gz") bytes)"
+    echo "build-guest: kernel $kname ($KABI): $out/initramfs.cpio.gz unchanged ($(stat -c %s "$out/initramfs.cpio.gz") bytes)"
     exit 0
 fi
 rm -f "$out/initramfs.key"

@@ -439,6 +439,7 @@ def summary(narrator, trace, counts, picture, picture_why, log, started):
         row("PASS", "picture", picture)
     print("\n== summary")
     print("\n".join(rows))
+    print(f"kernel:   {kernel_of(log)}")
     print(f"full log: {log}")
     print(f"trace:    {trace.path}")
     print(f"picture:  {picture if not picture_why else '(none)'}")
