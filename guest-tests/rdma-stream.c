@@ -19,7 +19,10 @@
  * message is posted, the outstanding ones drain and every QP must still be in RTS. Prints
  * "rdma-stream: N qps running" once traffic starts, "FAIL qp N: why" as failures happen, then
  * "qp N: M messages, B bytes, E errors" per pair, the rates, the summary
- * "rdma-stream: N qps, M messages, B bytes, E errors, S stalls" and "ok" or "FAIL ...".
+ * "rdma-stream: N qps, M messages, B bytes, E errors, S stalls", how many of the errors were
+ * payload mismatches and the longest any busy pair waited for a completion
+ * ("rdma-stream: P payload mismatches, longest wait for a completion T s (qp N)"), and "ok" or
+ * "FAIL ...".
  * Exit 0 only with no error, no stall and at least one message on every pair.
  */
 #include <errno.h>
@@ -93,6 +96,7 @@ struct pair {
     bool dead;              /* failed or stalled: nothing more is posted or checked */
     bool stalled;
     double last_progress;
+    double longest_wait;    /* seconds, the longest gap without a completion while busy */
 };
 
 struct stream {
@@ -109,6 +113,7 @@ struct stream {
     union ibv_gid gid;
     enum ibv_mtu mtu;
     unsigned errors, stalls;
+    unsigned mismatches;    /* of the errors: bytes or a checksum not what was sent */
 };
 
 /* Records pair @i's failure; its first one is reported and the pair stops, since what follows
@@ -333,6 +338,9 @@ static bool check_region(struct stream *s, int i, uint64_t seq, const char *what
     uint8_t want = 0;
     size_t bad = pattern(at, len, m->seed, false, &want);
 
+    if (bad < len || at[-1] != CLEAR || at[len] != CLEAR) {
+        s->mismatches += !s->pair[i].dead;
+    }
     if (bad < len) {
         qp_fail(s, i, "message %llu (%s, %zu B): %s byte %zu is 0x%02x, want 0x%02x",
                 (unsigned long long)seq, m->write ? "WRITE" : "SEND", m->len, what, bad,
@@ -358,6 +366,7 @@ static bool check_write(struct stream *s, int i, uint64_t seq, const struct msg 
     memcpy(&h, at, sizeof(h));
     if (h.magic != MAGIC || h.qp != (uint32_t)i || h.seq != seq || h.off != m->dst_off ||
         h.len != m->len) {
+        s->mismatches += !s->pair[i].dead;
         qp_fail(s, i, "message %llu: header says qp %u seq %llu off %u len %u (magic %#x), "
                 "want qp %d seq %llu off %zu len %zu", (unsigned long long)seq, h.qp,
                 (unsigned long long)h.seq, h.off, h.len, h.magic, i, (unsigned long long)seq,
@@ -365,6 +374,7 @@ static bool check_write(struct stream *s, int i, uint64_t seq, const struct msg 
         return false;
     }
     if (checksum(region, m->len) != h.sum) {
+        s->mismatches += !s->pair[i].dead;
         qp_fail(s, i, "message %llu (WRITE, %zu B): written region's checksum %#llx, the "
                 "requester's %#llx", (unsigned long long)seq, m->len,
                 (unsigned long long)checksum(region, m->len), (unsigned long long)h.sum);
@@ -441,7 +451,13 @@ static void handle_wcs(struct stream *s, enum role r, const struct ibv_wc *wc, i
                    ibv_wc_status_str(wc[k].status));
             s->errors++;
         } else if (!s->pair[i].dead) {
-            s->pair[i].last_progress = now();
+            struct pair *p = &s->pair[i];
+            double t = now();
+
+            if (t - p->last_progress > p->longest_wait) {
+                p->longest_wait = t - p->last_progress;
+            }
+            p->last_progress = t;
             (r == REQ ? on_send_wc : on_recv_wc)(s, i, &wc[k]);
         }
     }
@@ -687,7 +703,7 @@ int main(int argc, char **argv)
     double seconds = -1, elapsed;
     const char *until_file = NULL;
     uint64_t messages = 0, bytes = 0;
-    int c, idle = 0;
+    int c, idle = 0, slowest = 0;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -727,6 +743,9 @@ int main(int argc, char **argv)
             printf("FAIL qp %d: moved no message\n", i);
         }
         idle += !p->verified;
+        if (p->longest_wait > s.pair[slowest].longest_wait) {
+            slowest = i;
+        }
         messages += p->verified;
         bytes += p->bytes;
     }
@@ -734,6 +753,8 @@ int main(int argc, char **argv)
            bytes / elapsed / 1e6);
     printf("rdma-stream: %d qps, %llu messages, %llu bytes, %u errors, %u stalls\n", s.n,
            (unsigned long long)messages, (unsigned long long)bytes, s.errors, s.stalls);
+    printf("rdma-stream: %u payload mismatches, longest wait for a completion %.3f s (qp %d)\n",
+           s.mismatches, s.pair[slowest].longest_wait, slowest);
     if (s.errors || s.stalls || idle) {
         printf("FAIL rdma-stream: %u errors, %u stalls, %d qps without a message\n", s.errors,
                s.stalls, idle);

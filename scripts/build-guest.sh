@@ -37,6 +37,22 @@ printf '%s\n' "name $kname" "abi $KABI" "boot $KBOOT" > "$out/kernel.txt"
 kbase=$KDIR/modroot
 kmods=$kbase/lib/modules/$KABI
 
+# ---- unchanged: nothing to do ----
+# The initramfs is a function of the kernel, the user's modules, the guest programs and scripts,
+# the host packages it copies from, and this script: when none changed since it was packed, it
+# stays (packing takes most of this script's time).
+# shellcheck disable=SC2086
+key=$( { echo "$kinfo"; cat "$0"
+         for m in "${user_mods[@]}"; do [ -n "$m" ] && sha256sum "$m"; done
+         find "$mbuild/guest-tests" -maxdepth 1 -type f -perm -u+x -exec sha256sum {} +
+         sha256sum "$mbuild/tools/mkddp" "$repo/guest-tests/init" "$repo"/guest-tests/tests/*
+         dpkg-query -W $HOST_PKGS_GUEST 2>/dev/null; } | sha256sum | cut -c1-16)
+if [ -s "$out/initramfs.cpio.gz" ] && [ "$(cat "$out/initramfs.key" 2>/dev/null)" = "$key" ]; then
+    echo "build-guest: kernel $kname ($KABI): $out/initramfs.cpio.gz unchanged ($(stat -c %s "$out/initramfs.cpio.gz") bytes)"
+    exit 0
+fi
+rm -f "$out/initramfs.key"
+
 # ---- root file system ----
 root=$out/rootfs
 rm -rf "$root"
@@ -142,4 +158,5 @@ mkdir -p "$devdir/dev" && mknod "$devdir/dev/console" c 5 1
 rm -rf "$devdir"
 gzip -1 -c "$out/rootfs.cpio" > "$out/initramfs.cpio.gz"
 rm -f "$out/rootfs.cpio"
+echo "$key" > "$out/initramfs.key"
 echo "build-guest: $out/initramfs.cpio.gz ($(stat -c %s "$out/initramfs.cpio.gz") bytes)"

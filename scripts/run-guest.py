@@ -101,9 +101,15 @@ def parse_args(argv):
     p.add_argument("--quiet", action="store_true", help="do not echo guest output")
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report of this run (default: "
                    "a new file in $IRDMA_SIM_JUNIT_DIR when that is set)")
-    p.add_argument("--trace", help="QEMU trace events to enable (e.g. 'irdma_sim_*'), "
-                   "written to the log file with a .trace suffix")
+    p.add_argument("--trace", action="append", default=[], metavar="PATTERNS",
+                   help="QEMU trace events to enable (e.g. 'irdma_sim_*'; comma-separated, "
+                   "repeatable), written with host wall-clock timestamps to the log file with a "
+                   ".trace suffix; the log's '# t0' line has the boot's start on the same clock")
     a = p.parse_args(argv)
+    a.trace = [t for arg in a.trace for t in arg.split(",") if t]
+    for t in a.trace:
+        if not re.fullmatch(r"[A-Za-z0-9_*]+", t):
+            p.error(f"--trace {t!r} is not a trace event name or pattern like irdma_sim_qp_*")
     if bool(a.tests) == bool(a.list):
         p.error("give exactly one of --tests or --list")
     if not MAC_RE.match(a.mac.lower()):
@@ -161,8 +167,8 @@ def guest_dir(p, a):
 
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
 # console; the harness answers on the console with "@@REPLY <id> <json>" (guest-tests lib.sh
-# host_ask reads it back).
-def host_request(qmp, words):
+# host_ask reads it back). trace_path: the boot's --trace file, or None.
+def host_request(qmp, words, trace_path=None):
     if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
         return qmp.execute("set_link", name=words[1], up=words[2] == "on")
     if len(words) == 2 and words[0] == "qom-get":
@@ -177,6 +183,22 @@ def host_request(qmp, words):
         except re.error as e:
             return {"error": f"bad pattern: {e}"}
         return {"return": sum(1 for line in r["return"].splitlines() if pattern.search(line))}
+    if len(words) == 2 and words[0] == "mark" and re.fullmatch(r"[a-z0-9-]+", words[1]):
+        # A named instant on the host's clock: the log keeps the request's time, and the
+        # answer is the wall clock the --trace file's timestamps use.
+        return {"return": round(time.time(), 6)}
+    if len(words) >= 2 and words[0] == "trace-count":
+        # Events of the --trace file matching a regular expression (QEMU writes each at once).
+        if not trace_path:
+            return {"error": "this boot has no --trace"}
+        try:
+            pattern = re.compile(" ".join(words[1:]))
+            with open(trace_path, errors="replace") as f:
+                return {"return": sum(1 for line in f if pattern.search(line))}
+        except re.error as e:
+            return {"error": f"bad pattern: {e}"}
+        except OSError as e:
+            return {"error": f"cannot read {trace_path}: {e.strerror}"}
     if len(words) == 2 and words[0] == "faults" and re.fullmatch(r"[a-z0-9-]*", words[1]):
         # Load guest-tests/faults/NAME.plan as the device's fault plan ("none" removes it),
         # as scripts/faultctl.py does.
@@ -245,15 +267,22 @@ class Guest:
             cmd += ["-device", f"virtio-net-pci,netdev={netdev},mac={mac},speed=25000,"
                     "duplex=full,romfile="]
         if a.trace:
-            cmd += ["-trace", a.trace, "-D", self.log_path + ".trace"]
+            for t in a.trace:
+                cmd += ["-trace", t]
+            cmd += ["-msg", "timestamp=on", "-D", self.trace_path()]
         cmd += qemu_cmd.qmp(self.qmp_path)
         cmd += ["-append", " ".join(append + ([a.append] if a.append else []))]
         return cmd
 
-    def start(self, t0):
+    def trace_path(self):
+        return self.log_path + ".trace" if self.a.trace else None
+
+    def start(self, t0, wall0):
         self.t0 = t0
         self.log = open(self.log_path, "w")
         self.log.write("# " + " ".join(self.cmd) + "\n")
+        # The log's times are seconds since this instant; the trace's are wall-clock.
+        self.log.write(f"# t0 {wall0:.6f} (wall clock, seconds since the epoch)\n")
         self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
 
@@ -273,7 +302,7 @@ class Guest:
             self.in_dmesg = False
         m = re.search(r"@@HOST (\S+) (.*)$", line)
         if m:
-            reply = host_request(self.qmp, m.group(2).split())
+            reply = host_request(self.qmp, m.group(2).split(), self.trace_path())
             self.log.write(f"# host request {m.group(2)!r}: {json.dumps(reply)}\n")
             try:
                 self.proc.stdin.write(f"@@REPLY {m.group(1)} {json.dumps(reply)}\n".encode())
@@ -562,10 +591,10 @@ def make_guests(a):
 
 def boot(a, guests):
     """Runs the guests until every QEMU has ended or --timeout; True if it timed out."""
-    t0 = time.monotonic()
+    t0, wall0 = time.monotonic(), time.time()
     sel = selectors.DefaultSelector()
     for g in guests:
-        g.start(t0)
+        g.start(t0, wall0)
         sel.register(g.proc.stdout, selectors.EVENT_READ, g)
     running = len(guests)
     while running:

@@ -8,10 +8,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ "$(id -u)" = 0 ] || { echo "setup-host: must run as root (apt-get install)" >&2; exit 1; }
 
-missing=()
-for p in $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
+# One dpkg-query for every package (one call per package took seconds on each command).
+wanted=$(echo $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE |
+         tr ' ' '\n' | sort -u)
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $wanted 2>/dev/null |
+            awk '$NF == "installed" && $(NF - 1) == "ok" { print $1 }' | sort -u)
+mapfile -t missing < <(comm -23 <(echo "$wanted") <(echo "$installed"))
 
 have_deb_src() {
     grep -rqsE '^[[:space:]]*(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/

@@ -568,3 +568,18 @@ expect_suspend_counts() {
         fail "device counted $(($5 - $1)) suspends, $(($6 - $2)) AEs, $(($7 - $3)) resumes; want $4 each"
     echo "device: $4 suspends, suspend-complete AEs and resumes"
 }
+
+# How many events of this boot's QEMU trace (run-guest.py --trace) match the extended regular
+# expression $1, counted by the host: e.g. trace_count 'irdma_sim_qp_suspend '.
+trace_count() {
+    reply=$(host_ask "trace-count $1") || fail "no answer to trace-count $1"
+    n=$(echo "$reply" | sed -n 's/.*"return": *\([0-9][0-9]*\).*/\1/p')
+    [ -n "$n" ] || fail "trace-count $1: $reply"
+    echo "$n"
+}
+
+# Mark the instant $1 (lower case, digits, dashes) on the host's clock: the harness logs the
+# request with its time, so the host can place it among the trace's events (scripts/demo.py).
+host_mark() {
+    host_ask "mark $1" > /dev/null || fail "no answer to mark $1"
+}
