@@ -15,7 +15,8 @@ reported as TEST_ID CLASS.setUpClass (or MODULE.setUpModule). The run ends with
 
 The tests' own output goes to stderr. Exit status 0 when the suite ran to its end, whatever
 its results: tests/pyverbs-check.py on the host judges them.
-    pyverbs-run.py DEVICE GID_INDEX
+    pyverbs-run.py DEVICE GID_INDEX [TEST_ID_PREFIX ...]
+With prefixes, only the tests whose id starts with one of them run.
 """
 import os
 import re
@@ -99,11 +100,19 @@ class LineResult(unittest.TestResult):
         self.emit(test, "xpass")
 
 
+def flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flatten(t)
+        else:
+            yield t
+
+
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+    if len(argv) < 2:
+        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2
-    dev, gid = argv
+    dev, gid, prefixes = argv[0], argv[1], argv[2:]
     # The results keep stdout; the tests' own prints and warnings go to stderr.
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
@@ -114,6 +123,9 @@ def main(argv):
     parser.parse_args()
     import tests
     suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
+    if prefixes:
+        suite = unittest.TestSuite(t for t in flatten(suite)
+                                   if any(t.id().startswith(p) for p in prefixes))
     out.write(f"PV-DEVICE {dev} GID {gid}\n")
     result = LineResult(out)
     t0 = time.monotonic()
