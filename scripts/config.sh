@@ -26,6 +26,11 @@ NEWER_SUITES="trixie trixie-backports sid"
 QEMU_SRC_PKG=qemu
 QEMU_UPSTREAM=7.2
 
+# The guest archive "pyverbs" (scripts/build-pyverbs.sh): Debian's python3-pyverbs, of the
+# host's rdma-core version, runs on this interpreter and standard library (the version
+# python3-pyverbs is built for).
+PYVERBS_PYTHON_PKGS="python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libpython3.11"
+
 # Where downloads and builds are kept between runs (outside the checkout).
 IRDMA_SIM_CACHE=${IRDMA_SIM_CACHE:-/var/cache/irdma-sim}
 

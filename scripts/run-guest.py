@@ -13,6 +13,10 @@ did not declare with "@@EXPECT-KLOG <regex>" (the regex matching the whole line,
 removed). A kernel line is the test's when it appeared while the test ran (/init marks each
 test's start and end in the kernel log), else every test's of the boot. Each such test is
 reported again as FAIL, naming the line, and counted as failed.
+A test that needs more than the guest's initramfs declares a guest archive, a line
+"# @@ARCHIVE NAME" in its script: scripts/build-NAME.sh builds it (cached) and prints its path,
+and the guest boots its initramfs with the archives its tests declare appended (the kernel
+unpacks concatenated cpio archives in turn).
 Exit status: 0 only if every requested test passed.
 """
 import argparse
@@ -40,6 +44,8 @@ KLOG_LINE = re.compile(r"^(?:<\d+>)?\[\s*\d+\.\d+\] (.*)$")
 # The guest's KTAP plan and result lines (a test's own output is prefixed "[NAME] ").
 KTAP_PLAN = re.compile(r"^1\.\.(\d+)$")
 KTAP_RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
+# A guest test's declaration of a guest archive it needs (scripts/build-NAME.sh).
+ARCHIVE_DECL = re.compile(r"^# @@ARCHIVE ([a-z0-9-]+)[ \t]*$", re.M)
 # Lines of a test's output kept for its JUnit failure text.
 JUNIT_TAIL = 40
 # How many times a boot whose kernel died before /init is booted again (died_before_init()).
@@ -137,6 +143,9 @@ def parse_args(argv):
         if not os.path.exists(os.path.join(REPO, "guest-tests", "tests", t + ".sh")):
             p.error(f"unknown guest test {t!r} (no guest-tests/tests/{t}.sh)")
     guest_dir(p, a)
+    for name in test_archives(a.test_names + a.peer_tests):
+        if not os.path.exists(archive_script(name)):
+            p.error(f"a test declares the guest archive {name!r}: no {archive_script(name)}")
     for what, path in (("--qemu", a.qemu), ("--kernel-image", a.kernel_image),
                        ("--initrd", a.initrd)):
         if not os.path.exists(path):
@@ -163,6 +172,45 @@ def guest_dir(p, a):
     if not os.path.exists(a.initrd):
         p.error(f"no guest built for {kname} in {d}: run scripts/build-guest.sh "
                 f"--kernel {a.kernel or ''} (or scripts/irdma-sim test --kernel ...)")
+
+
+def archive_script(name):
+    return os.path.join(REPO, "scripts", f"build-{name}.sh")
+
+
+def test_archives(tests):
+    """The guest archives @tests declare ("# @@ARCHIVE NAME" lines), each once, in order."""
+    names = []
+    for t in tests:
+        with open(os.path.join(REPO, "guest-tests", "tests", t + ".sh")) as f:
+            names += [n for n in ARCHIVE_DECL.findall(f.read()) if n not in names]
+    return names
+
+
+def initrd_for(a, tests):
+    """The initramfs a guest running @tests boots: --initrd (or the guest's own) alone, or with
+    the archives the tests declare appended, as build/guest/SLUG/initramfs+NAME[+NAME].cpio.gz
+    (made again each run: the archives are built, or found in their cache, by their scripts)."""
+    names = test_archives(tests)
+    if not names:
+        return a.initrd
+    parts = [a.initrd]
+    for name in names:
+        r = subprocess.run(["bash", archive_script(name)], stdout=subprocess.PIPE, text=True)
+        path = (r.stdout.strip().splitlines() or [""])[-1]
+        if r.returncode != 0 or not os.path.isfile(path):
+            sys.exit(f"run-guest: the guest archive {name} was not built "
+                     f"({archive_script(name)} exit {r.returncode})")
+        parts.append(path)
+    out = os.path.join(BUILD, "guest", a.slug, f"initramfs+{'+'.join(names)}.cpio.gz")
+    tmp = f"{out}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as dst:
+        for part in parts:
+            with open(part, "rb") as src:
+                while chunk := src.read(1 << 20):
+                    dst.write(chunk)
+    os.replace(tmp, out)
+    return out
 
 
 # What a guest test may ask of the host with a line "@@HOST <id> <command> <args>" on the
@@ -215,6 +263,7 @@ class Guest:
     def __init__(self, a, name, nic, tests, mac, netdevs, extra_append):
         self.a, self.name, self.nic, self.tests, self.mac = a, name, nic, tests, mac
         self.log_path = a.log if name == "a" else a.log[:-4] + f"-{name}.log"
+        self.initrd = a.initrds[tuple(tests)]
         self.qmp_path = self.log_path + ".qmp"
         if os.path.exists(self.qmp_path):
             os.unlink(self.qmp_path)
@@ -241,7 +290,7 @@ class Guest:
                   "t.tests=" + ",".join(self.tests), f"t.tmo={a.test_timeout}",
                   "t.mac=" + self.mac, "t.nic=" + self.nic] + extra_append
         cmd = qemu_cmd.machine(a.qemu, a.smp, a.mem) + [
-            "-nographic", "-serial", "stdio", "-kernel", a.kernel_image, "-initrd", a.initrd]
+            "-nographic", "-serial", "stdio", "-kernel", a.kernel_image, "-initrd", self.initrd]
         if a.icount is not None:
             # Nothing from the host's clock may reach the guest.
             cmd += ["-icount", f"shift={a.icount},sleep=off",
@@ -629,6 +678,7 @@ def died_before_init(guests):
 def run(a):
     a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
     os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    a.initrds = {tuple(t): initrd_for(a, t) for t in (a.test_names, a.peer_tests)}
     guests = make_guests(a)
     timed_out = boot(a, guests)
     for again in range(1, BOOTS_AGAIN + 1):

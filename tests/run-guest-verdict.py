@@ -3,7 +3,8 @@
 WARNING, ... fail the test they appeared in (or every test of the boot), unless the test
 declared them with @@EXPECT-KLOG; a boot without @@DONE or with a QEMU exit status other than 0
 fails every test; the guest's KTAP results and plan are read, and the JUnit report has one
-testcase per test asked for, each one that did not pass with its reasons and output tail.
+testcase per test asked for, each one that did not pass with its reasons and output tail; the
+guest archives a test declares are appended to the initramfs it boots.
 Exit 1 if a verdict is not the expected one."""
 import argparse
 import collections
@@ -12,6 +13,7 @@ import importlib.util
 import io
 import os
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -171,5 +173,37 @@ expect_junit("a KTAP plan other than the tests asked for fails every test",
 expect_junit("a test's output line that looks like KTAP is output, not a result",
              junit(ktap + guest(run_of("t1", out=["ok 2 t2"], result="not ok 1 t1 # rc=1: x"),
                                 run_of("t2"))), {"t1": "rc=1", "t2": None})
+
+
+def check_archives():
+    """Guest archives: the tests' "# @@ARCHIVE NAME" lines, each archive once; the initramfs
+    booted is the guest's own with the archives' bytes appended, and the guest's own alone when
+    no test declares one."""
+    global failures
+    got = rg.test_archives(["pyverbs", "rxe-pyverbs", "rdma-verify"])
+    ok = got == ["pyverbs"] and rg.test_archives(["rdma-verify"]) == []
+    with tempfile.TemporaryDirectory() as d:
+        base, part = os.path.join(d, "initramfs.cpio.gz"), os.path.join(d, "extra.cpio.gz")
+        for path, data in ((base, b"guest"), (part, b"archive")):
+            with open(path, "wb") as f:
+                f.write(data)
+        script = os.path.join(d, "build-pyverbs.sh")
+        with open(script, "w") as f:
+            f.write(f"echo {part}\n")
+        saved = rg.BUILD, rg.archive_script
+        rg.BUILD, rg.archive_script = d, lambda name: script
+        try:
+            a = argparse.Namespace(initrd=base, slug="k")
+            os.makedirs(os.path.join(d, "guest", "k"))
+            with open(rg.initrd_for(a, ["rdma-verify", "pyverbs"]), "rb") as f:
+                ok = ok and f.read() == b"guestarchive"
+            ok = ok and rg.initrd_for(a, ["rdma-verify"]) == base
+        finally:
+            rg.BUILD, rg.archive_script = saved
+    failures += not ok
+    print(f"{'ok' if ok else 'FAIL'} guest archives: declared {got}, appended to the initramfs")
+
+
+check_archives()
 print(f"run-guest verdicts: {failures} wrong")
 sys.exit(1 if failures else 0)
