@@ -118,12 +118,17 @@ host_ask() {
     fail "no answer from the host to '$1'"
 }
 
+# The number the host answers to the request $1 (host_ask), or fail naming the request.
+host_number() {
+    reply=$(host_ask "$1") || fail "no answer to $1"
+    v=$(echo "$reply" | sed -n 's/.*"return": *\([0-9][0-9]*\).*/\1/p')
+    [ -n "$v" ] || fail "$1: $reply"
+    echo "$v"
+}
+
 # The value (a number) of a read-only property of the irdma-sim device, through the host's QMP.
 host_device_prop() {
-    reply=$(host_ask "qom-get $1") || fail "no answer to qom-get $1"
-    v=$(echo "$reply" | sed -n 's/.*"return": *\([0-9][0-9]*\).*/\1/p')
-    [ -n "$v" ] || fail "qom-get $1: $reply"
-    echo "$v"
+    host_number "qom-get $1"
 }
 
 # Load irdma on top of ice and wait for irdma0's port to be active; prints the netdev.
@@ -553,6 +558,17 @@ rdma_sqd_checks() {
     [ -z "$errs" ] || fail "irdma reported: $errs"
 }
 
+# rdma-sqd's checks (both) with the device's counts: a suspend and its AE per SQD and no
+# RESUME_QP, since back to RTS is a MODIFY_QP.
+sqd_round_trip() {
+    before=$(suspend_counts) || fail "cannot read the suspend counts"
+    rdma_sqd_checks
+    after=$(suspend_counts) || fail "cannot read the suspend counts"
+    set -- $before $after
+    [ $(($4 - $1)) = 2 ] && [ $(($5 - $2)) = 2 ] && [ $(($6 - $3)) = 0 ] ||
+        fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want 2, 2, 0"
+}
+
 suspend_counts() {
     s=$(host_device_prop x-rdma-suspends) || fail "no suspend count"
     a=$(host_device_prop x-rdma-suspend-aes) || fail "no suspend AE count"
@@ -572,10 +588,7 @@ expect_suspend_counts() {
 # How many events of this boot's QEMU trace (run-guest.py --trace) match the extended regular
 # expression $1, counted by the host: e.g. trace_count 'irdma_sim_qp_suspend '.
 trace_count() {
-    reply=$(host_ask "trace-count $1") || fail "no answer to trace-count $1"
-    n=$(echo "$reply" | sed -n 's/.*"return": *\([0-9][0-9]*\).*/\1/p')
-    [ -n "$n" ] || fail "trace-count $1: $reply"
-    echo "$n"
+    host_number "trace-count $1"
 }
 
 # Mark the instant $1 (lower case, digits, dashes) on the host's clock: the harness logs the
