@@ -344,6 +344,21 @@ rdma_stream_result() {
     echo "$summary"
 }
 
+# rmmod irdma with the unloading task and irdma's CQP completion worker (an unbound kworker) on
+# CPU 0. Unloading, irdma polls the CCQ for its last CEQ destroy while the worker that completed
+# the op before may still be draining the same CCQ; with the two on different vCPUs and the
+# worker's vCPU descheduled by the host, both take CQEs and the unload hangs
+# (docs/driver-findings.md). On one vCPU the worker drains first. 6.1 leaves an existing
+# ordered workqueue on the CPUs it was created with, so there only the unloading task moves.
+irdma_unload() {
+    local mask=/sys/devices/virtual/workqueue/cpumask old rc=0
+    old=$(cat "$mask") || return 1
+    echo 1 > "$mask" || return 1
+    taskset 1 rmmod irdma || rc=$?
+    echo "$old" > "$mask" || rc=1
+    return $rc
+}
+
 # The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with dcbnl) and
 # 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs). ice refuses to change the
 # channels while irdma is bound to its RDMA function (every kernel; 6.1 and 6.12 start with 8
@@ -356,7 +371,7 @@ dcb_sw_mode() {
             fail "ice changed the channels while irdma was bound"
         dmesg | grep -q "Cannot change channels when RDMA is active" ||
             fail "ice refused the channel change without saying RDMA is active"
-        rmmod irdma || fail "cannot unload irdma for the channel change"
+        irdma_unload || fail "cannot unload irdma for the channel change"
         ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
         rdma_attach irdma0 "$1"
         ip=$(rdma_dev_ip irdma0) || fail "no address for irdma0"
