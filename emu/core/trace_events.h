@@ -196,6 +196,9 @@
     /* roce: rdma/roce.c: RoCEv2 frames */ \
     X(ROCE_AH_NO_ARP, roce_ah_no_arp, roce, NORMAL) \
     X(ROCE_RX_DROPPED, roce_rx_dropped, roce, NORMAL) \
+    X(ROCE_RX_MCAST, roce_rx_mcast, roce, NORMAL) \
+    X(ROCE_RX_MCAST_NO_GROUP, roce_rx_mcast_no_group, roce, NORMAL) \
+    X(ROCE_RX_MCAST_NO_QP, roce_rx_mcast_no_qp, roce, NORMAL) \
     X(ROCE_RX_NO_QP, roce_rx_no_qp, roce, NORMAL) \
     X(ROCE_TX, roce_tx, roce, NORMAL) \
     /* mr: rdma/mr.c: memory regions and windows (STags) */ \

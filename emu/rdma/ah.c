@@ -66,6 +66,39 @@ unsigned mcg_count(IrdmaDev *d)
     return g_hash_table_size(d->ahs->mcgs);
 }
 
+static bool has_qp(const GArray *qps, uint32_t qp)
+{
+    for (unsigned i = 0; i < qps->len; i++) {
+        if (g_array_index(qps, uint32_t, i) == qp) {
+            return true;
+        }
+    }
+    return false;
+}
+
+unsigned mcg_members_of(IrdmaDev *d, bool ipv4, const uint32_t ip[4], GArray *qps)
+{
+    GHashTableIter it;
+    gpointer value;
+    unsigned groups = 0;
+
+    g_hash_table_iter_init(&it, d->ahs->mcgs);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        const PeMcg *g = value;
+
+        if (g->ipv4 != ipv4 || memcmp(g->ip, ip, (ipv4 ? 1 : 4) * sizeof(ip[0]))) {
+            continue;
+        }
+        groups++;
+        for (unsigned i = 0; i < g->members; i++) {
+            if (!has_qp(qps, g->member[i].qp)) {
+                g_array_append_val(qps, g->member[i].qp);
+            }
+        }
+    }
+    return groups;
+}
+
 /* An IPv4 (in [31:0] of the qword at @off23) or IPv6 (words 0,1 at @off01, 2,3 at @off23)
  * address of a WQE, into @ip in irdma's word order. */
 static void wqe_ip(const CqpWqe *w, bool ipv4, unsigned off01, unsigned off23, uint32_t ip[4])
