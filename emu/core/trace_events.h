@@ -213,6 +213,7 @@
     /* mcg: rdma/ah.c: multicast groups */ \
     X(MCG_CREATE, mcg_create, mcg, NORMAL) \
     X(MCG_DESTROY, mcg_destroy, mcg, NORMAL) \
+    X(MCG_MEMBER_NO_QP, mcg_member_no_qp, mcg, NORMAL) \
     X(MCG_MODIFY, mcg_modify, mcg, NORMAL) \
     /* arp: rdma/cqp.c: the ARP table */ \
     X(ARP_ADD, arp_add, arp, NORMAL) \

@@ -212,7 +212,11 @@ static void op_destroy_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 /* The group a CREATE/MODIFY WQE describes, members read from its context buffer: each valid
- * entry must name an existing UD QP. False with @r failed. */
+ * entry must name a QP number within the QP objects. One that names no UD QP is kept (traced):
+ * the group context holds QP numbers only, and irdma can leave a destroyed QP in a group (two
+ * attaches that both miss irdma_attach_mcast's lookup make two groups of one address, and a
+ * detach that finds the other one removes nothing); such a member's copies are dropped (roce.c).
+ * False with @r failed. */
 static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
 {
     uint64_t qw2 = cqp_qw(w, CQPWQE_MG_QW2), pa = cqp_qw(w, CQPWQE_MG_CTX_OFF);
@@ -246,12 +250,16 @@ static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
         if (!(e & MG_CTX_VALIDENT)) {
             continue;
         }
+        if (qpn >= hmc_obj_count(d, HMC_QP)) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+            emu_trace(&d->host, TR_ERR_MCG_BAD_QP, "mg=%u entry %u: qp=%u past the QP objects",
+                      g->idx, i, qpn);
+            return false;
+        }
         qp = qp_lookup(d, qpn);
         if (!qp || qp->type != QP_TYPE_ROCE_UD) {
-            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-            emu_trace(&d->host, TR_ERR_MCG_BAD_QP, "mg=%u entry %u: qp=%u is no UD QP", g->idx, i,
-                      qpn);
-            return false;
+            emu_trace(&d->host, TR_MCG_MEMBER_NO_QP, "mg=%u entry %u: qp=%u is no UD QP (kept)",
+                      g->idx, i, qpn);
         }
         g->member[g->members++] = (PeMcgMember) { qpn, pe_get(e, MG_CTX_DESTPORT) };
     }

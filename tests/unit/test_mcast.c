@@ -270,6 +270,25 @@ START_TEST(a_member_without_a_receive_drops_only_its_copy)
 }
 END_TEST
 
+/* A member that is no QP (one irdma destroyed without a detach): the group is taken, that
+ * member's copy is dropped, the others get theirs. */
+START_TEST(a_member_that_is_no_qp_drops_only_its_copy)
+{
+    const unsigned members[] = { TRT_QPN_A, MC_QPN_C + 1, TRT_QPN_B };
+    uint8_t frame[ROCE_FRAME_MAX];
+    size_t len = wire_frame(frame);
+
+    mcg_op(CQP_OP_CREATE_MCAST_GRP, members, 3);
+    ck_assert_uint_eq(fake_host_trace_count(h, "mcg_member_no_qp"), 1);
+    post_recvs();
+    roce_rx_frame(d, frame, len);
+    settle();
+    expect_mcast_recv(&qa, MC_PEER_QPN);
+    expect_mcast_recv(&qb, MC_PEER_QPN);
+    ck_assert_uint_eq(fake_host_trace_count(h, "roce_rx_mcast_no_qp"), 1);
+}
+END_TEST
+
 Suite *mcast_suite(void)
 {
     Suite *s = suite_create("mcast");
@@ -280,6 +299,7 @@ Suite *mcast_suite(void)
     tcase_add_test(tc, wire_multicast_frame_is_replicated_to_every_attached_qp);
     tcase_add_test(tc, detach_stops_delivery);
     tcase_add_test(tc, a_member_without_a_receive_drops_only_its_copy);
+    tcase_add_test(tc, a_member_that_is_no_qp_drops_only_its_copy);
     suite_add_tcase(s, tc);
     return s;
 }
