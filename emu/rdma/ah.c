@@ -266,6 +266,17 @@ static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
     return true;
 }
 
+static void trace_mcg(IrdmaDev *d, EmuTraceId ev, const PeMcg *g)
+{
+    char qps[MG_CTX_ENTRIES * 9 + 1] = "", *at = qps;
+
+    for (unsigned i = 0; i < g->members; i++) {
+        at += g_snprintf(at, sizeof(qps) - (at - qps), " %u", g->member[i].qp);
+    }
+    emu_trace(&d->host, ev, "mg=%u %s %08x:%08x:%08x:%08x members=%u:%s", g->idx,
+              g->ipv4 ? "v4" : "v6", g->ip[0], g->ip[1], g->ip[2], g->ip[3], g->members, qps);
+}
+
 static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 {
     PeMcg g, *n;
@@ -281,7 +292,7 @@ static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     n = g_new(PeMcg, 1);
     *n = g;
     g_hash_table_insert(d->ahs->mcgs, GUINT_TO_POINTER(g.idx), n);
-    emu_trace(&d->host, TR_MCG_CREATE, "mg=%u members=%u", g.idx, g.members);
+    trace_mcg(d, TR_MCG_CREATE, n);
 }
 
 static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -298,7 +309,7 @@ static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     *old = g;
-    emu_trace(&d->host, TR_MCG_MODIFY, "mg=%u members=%u", g.idx, g.members);
+    trace_mcg(d, TR_MCG_MODIFY, old);
 }
 
 static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
