@@ -111,6 +111,7 @@ typedef struct PeQp {
     unsigned mtu;                /* payload bytes per packet */
     bool priv;                   /* kernel QP: STag 0 addresses guest memory directly */
     uint8_t retry_cnt, rnr_retry;
+    TimingUnit tx_pace;          /* its transmit scheduler: payload at qp_mbps (timing.h) */
     PeQpReq req;
     PeQpResp resp;
 } PeQp;

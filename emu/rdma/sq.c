@@ -318,7 +318,7 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     }
     p.payload = payload;
     p.payload_len = len;
-    roce_send(d, &qp->av, &p, op->w.inline_data ? 0 : len);
+    roce_send(d, qp, &qp->av, &p, op->w.inline_data ? 0 : len);
     return true;
 }
 
@@ -382,7 +382,7 @@ static void send_read_req(IrdmaDev *d, PeQp *qp, SqOp *op)
     p.reth_va = op->w.qw2 + op->read_done;
     p.reth_rkey = op->w.hdr_stag;
     p.reth_len = op->w.len - op->read_done;
-    roce_send(d, &qp->av, &p, 0);
+    roce_send(d, qp, &qp->av, &p, 0);
 }
 
 static void arm_rto(IrdmaDev *d, PeQp *qp);
@@ -610,7 +610,7 @@ static unsigned ud_send(IrdmaDev *d, PeQp *qp, SqOp *op)
     p.imm = op->w.imm;
     p.payload = payload;
     p.payload_len = op->w.len;
-    op->done_at = roce_send(d, &av, &p, op->w.inline_data ? 0 : op->w.len);
+    op->done_at = roce_send(d, qp, &av, &p, op->w.inline_data ? 0 : op->w.len);
     return 0;
 }
 
