@@ -175,16 +175,16 @@ uint64_t timing_desc_fetch_ns(const IrdmaTiming *t)
     return modelled(t) ? t->p.pcie_read_ns : 0;
 }
 
-uint64_t timing_qp_pace(IrdmaTiming *t, TimingUnit *qp, uint64_t now, size_t payload_bytes)
+uint64_t timing_qp_wait_ns(const IrdmaTiming *t, const TimingUnit *qp, uint64_t now)
 {
-    uint64_t start;
+    return modelled(t) && qp->free_at > now ? qp->free_at - now : 0;
+}
 
-    if (!modelled(t)) {
-        return now;
+void timing_qp_issue(IrdmaTiming *t, TimingUnit *qp, uint64_t now, size_t payload_bytes)
+{
+    if (modelled(t)) {
+        reserve(qp, now, bits_ns(payload_bytes * 8, t->p.qp_mbps));
     }
-    start = MAX(now, qp->free_at);
-    qp->free_at = start + bits_ns(payload_bytes * 8, t->p.qp_mbps);
-    return start;
 }
 
 uint64_t timing_tx_frame(IrdmaTiming *t, uint64_t now, size_t dma_bytes, size_t frame_len)

@@ -263,13 +263,7 @@ static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
                        WireDest dest)
 {
-    return wire_transmit_at(d, now_ns(d), frame, len, dma_bytes, dest);
-}
-
-uint64_t wire_transmit_at(IrdmaDev *d, uint64_t ready, const uint8_t *frame, size_t len,
-                          size_t dma_bytes, WireDest dest)
-{
-    uint64_t done = timing_tx_frame(&d->timing, ready, dma_bytes, len);
+    uint64_t done = timing_tx_frame(&d->timing, now_ns(d), dma_bytes, len);
 
     if (d->timing.mode == TIMING_INLINE) {
         if (dest == WIRE_TO_SELF) {

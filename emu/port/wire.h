@@ -63,9 +63,6 @@ void wire_stats_clear(Wire *w);
  * Returns when its last bit will have left (now under INLINE timing). */
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
                    WireDest dest);
-/* The same for a frame that may not start before @ready (>= now; MODEL timing only). */
-uint64_t wire_transmit_at(IrdmaDev *d, uint64_t ready, const uint8_t *frame, size_t len,
-                          size_t dma_bytes, WireDest dest);
 /* How many looped packets the receive queue has room for. */
 unsigned wire_loop_room(IrdmaDev *d);
 /* Queue @npkts looped packets that travel without a frame (roce.h, RoceTrain) for

@@ -63,6 +63,7 @@ typedef struct PeQpReq {
     EmuEvent *rto_ev;
     uint64_t rto_ev_ticket;      /* the ticket rto_ev was scheduled with */
     EmuEvent *rnr_ev;            /* waiting out an RNR NAK's timer */
+    TimingUnit pace;             /* payload issued at qp_mbps (timing_qp_*, model timing) */
 } PeQpReq;
 
 /* The responder (rq.c): the RQ and the message being received. */
@@ -111,7 +112,6 @@ typedef struct PeQp {
     unsigned mtu;                /* payload bytes per packet */
     bool priv;                   /* kernel QP: STag 0 addresses guest memory directly */
     uint8_t retry_cnt, rnr_retry;
-    TimingUnit tx_pace;          /* its transmit scheduler: payload at qp_mbps (timing.h) */
     PeQpReq req;
     PeQpResp resp;
 } PeQp;

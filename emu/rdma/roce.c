@@ -168,11 +168,10 @@ uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p)
 
 static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst);
 
-uint64_t roce_send(IrdmaDev *d, PeQp *qp, const RoceAv *av, RocePkt *p, size_t dma_bytes)
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
 {
     RoceEngine *r = d->roce;
     bool looped = !memcmp(av->dmac, av->smac, 6);
-    uint64_t ready;
     size_t len;
 
     address(av, p);
@@ -195,16 +194,14 @@ uint64_t roce_send(IrdmaDev *d, PeQp *qp, const RoceAv *av, RocePkt *p, size_t d
     stats_packets(d, av->stats_inst, false, p, 1);
     emu_trace(&d->host, TR_ROCE_TX, "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
               p->psn, len, looped ? " (loopback)" : "");
-    ready = timing_qp_pace(&d->timing, &qp->tx_pace, d->host.ops->clock_ns(d->host.opaque),
-                           p->payload_len);
     if (looped) {
         r->stats.loopback_frames++;
-        return wire_transmit_at(d, ready, r->frame, len, dma_bytes, WIRE_TO_SELF);
+        return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_SELF);
     }
     if (fw_link_is_up(d->link)) {
         r->stats.tx_frames++;
     }
-    return wire_transmit_at(d, ready, r->frame, len, dma_bytes, WIRE_TO_NETWORK);
+    return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_NETWORK);
 }
 
 /* --- internal loopback without frames --- */

@@ -57,10 +57,9 @@ RoceStats *roce_stats(RoceEngine *r);
 void roce_rx_frame(IrdmaDev *d, const uint8_t *frame, size_t len);
 /* A frame this engine sent to its own port's MAC, back from the wire. */
 void roce_rx_looped(IrdmaDev *d, const uint8_t *frame, size_t len);
-/* Address @p with @av and send it from @qp, paced by its transmit scheduler; @dma_bytes of it
- * were read from host memory (the payload, unless inline). Returns when its last bit has left
- * (timing.h). */
-uint64_t roce_send(IrdmaDev *d, PeQp *qp, const RoceAv *av, RocePkt *p, size_t dma_bytes);
+/* Address @p with @av and send it; @dma_bytes of it were read from host memory (the payload,
+ * unless inline). Returns when its last bit has left (timing.h). */
+uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes);
 /* Address @p (its opcode set) with @av and return where its payload goes in the frame the next
  * roce_send() builds: a payload read straight there is not copied again. */
 uint8_t *roce_tx_payload(IrdmaDev *d, const RoceAv *av, RocePkt *p);

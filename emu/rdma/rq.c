@@ -60,7 +60,7 @@ static void send_ack(IrdmaDev *d, PeQp *qp, uint8_t syndrome, uint32_t psn)
     if (syndrome != AETH_ACK) {
         emu_trace(&d->host, TR_RQ_NAK, "qp=%u syndrome=0x%02x psn=%u", qp->id, syndrome, psn);
     }
-    roce_send(d, qp, &qp->av, &p, 0);
+    roce_send(d, &qp->av, &p, 0);
 }
 
 /* The request cannot be served: NAK it, and (access errors) fail the QP as IB says. */
@@ -155,7 +155,7 @@ static void answer_reads(IrdmaDev *d, PeQp *qp, unsigned budget)
             qp_ae(d, qp, AE_IB_REMOTE_OP_ERROR, AE_SOURCE_RQ, true);
             return;
         }
-        roce_send(d, qp, &qp->av, &p, len);
+        roce_send(d, &qp->av, &p, len);
         if (++r->k == r->n) {
             g_free(g_queue_pop_head(&qp->resp.reads));
         }
