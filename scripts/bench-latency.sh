@@ -93,7 +93,9 @@ for tool in $bw_tools; do
                pub == "" ? "none found" : p[1] " " p[2], pub == "" ? "-" : sprintf("%.2f", g / p[1]) }'
 done
 for tool in $lat_tools $bw_tools; do
-    [ -n "${published[$tool]:-}" ] && echo "  $tool published: ${published[$tool]##*|}"
+    if [ -n "${published[$tool]:-}" ]; then
+        echo "  $tool published: ${published[$tool]##*|}"
+    fi
 done
 
 # The glue: rdma-lat less the software part against the model's own prediction.
