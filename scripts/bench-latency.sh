@@ -11,7 +11,8 @@
 # part), the published figure with the ratio, or "none found" where no figure was found.
 # Second table: rdma-lat's WRITE latency less the software part against the timing model's
 # own prediction (bench-emu --latency): the glue adds no time (within 10 %).
-# Speed never fails the run; a figure that is missing does (exit 1).
+# Speed never fails the run; a figure that is missing does (exit 1). BENCH_LOCK: a file each
+# boot holds with flock (on a machine that other heavy jobs share).
 #   scripts/bench-latency.sh [ITERATIONS]     rdma-lat iterations per size, default 50
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,12 +37,15 @@ declare -A published=(
     [ib_send_bw]="49|Gb/s|one QP of ib_send_bw, E810-CQDA2, 100 GbE (Intel article 000059783)"
 )
 
+[ -z "${BENCH_LOCK:-}" ] || exec 9>>"$BENCH_LOCK"
 guest() {   # $1: timing mode, $2: perftest tools (comma-separated); the log's path
     local log=$logs/bench-latency-$1.log
+    [ -z "${BENCH_LOCK:-}" ] || flock 9
     python3 "$here/run-guest.py" --icount 0 --smp 2 --tests rdma-perftest,rdma-lat --quiet \
         --timeout 900 --test-timeout 600 --log "$log" \
         --device-props "timing=$1,speed=$speed" --append "t.lat_iters=$iters t.perftest=$2" \
         > /dev/null || { echo "bench-latency: the timing=$1 boot failed, see $log" >&2; exit 1; }
+    [ -z "${BENCH_LOCK:-}" ] || flock -u 9
     echo "$log"
 }
 
