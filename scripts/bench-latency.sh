@@ -41,18 +41,23 @@ declare -A published=(
 guest() {   # $1: timing mode, $2: perftest tools (comma-separated); the log's path
     local log=$logs/bench-latency-$1.log
     [ -z "${BENCH_LOCK:-}" ] || flock 9
+    # The harness's own verdict is not needed: a tool that failed has no figure below.
     python3 "$here/run-guest.py" --icount 0 --smp 2 --tests rdma-perftest,rdma-lat --quiet \
         --timeout 900 --test-timeout 600 --log "$log" \
         --device-props "timing=$1,speed=$speed" --append "t.lat_iters=$iters t.perftest=$2" \
-        > /dev/null || { echo "bench-latency: the timing=$1 boot failed, see $log" >&2; exit 1; }
+        > /dev/null || true
     [ -z "${BENCH_LOCK:-}" ] || flock -u 9
     echo "$log"
 }
 
-# The average perftest reported for tool $2 in log $1 (guest-tests lib.sh perftest_run).
-average() {
-    sed -n "s/.*\[rdma-perftest\] $2 [a-z0-9]*: [0-9]* B x [0-9]*: average \([0-9.]*\) .*/\1/p" \
-        "$1" | head -n 1
+# The figure perftest reported for tool $2 in log $1 (guest-tests lib.sh perftest_run): the
+# median of a latency tool, the average of a bandwidth tool.
+figure() {
+    if [ "${2%_lat}" != "$2" ]; then
+        sed -n "s/.*\[rdma-perftest\] $2 [a-z0-9]*: [0-9]* B x [0-9]*: .*, median \([0-9.]*\) .*/\1/p" "$1"
+    else
+        sed -n "s/.*\[rdma-perftest\] $2 [a-z0-9]*: [0-9]* B x [0-9]*: average \([0-9.]*\) .*/\1/p" "$1"
+    fi | head -n 1
 }
 
 # rdma-lat's "SIZE NS" lines in log $1.
@@ -65,12 +70,12 @@ model_log=$(guest model ib_write_lat,ib_send_lat,ib_write_bw,ib_send_bw,ib_read_
 inline_log=$(guest inline ib_write_lat,ib_send_lat,ib_read_lat)
 status=0
 
-echo "perftest under -icount shift=0, one guest, internal loopback, link $((speed / 1000)) Gb/s," \
-     "RC MTU $mtu; 1 boot per timing mode"
+echo "perftest under -icount shift=0, one guest, 2 vCPUs, internal loopback, link" \
+     "$((speed / 1000)) Gb/s, RC MTU $mtu; 1 boot per timing mode; latency: median (t_typical)"
 printf '%-13s %7s %10s %10s %10s %11s %9s\n' tool size measured software device published \
     "dev/pub"
 for tool in $lat_tools; do
-    m=$(average "$model_log" "$tool"); s=$(average "$inline_log" "$tool")
+    m=$(figure "$model_log" "$tool"); s=$(figure "$inline_log" "$tool")
     if [ -z "$m" ] || [ -z "$s" ]; then
         echo "bench-latency: no $tool figure (model '$m', inline '$s'; see the logs)" >&2
         status=1
@@ -83,7 +88,7 @@ for tool in $lat_tools; do
                pub == "" ? "none found" : p[1] " " p[2], pub == "" ? "-" : sprintf("%.2f", (m - s) / p[1]) }'
 done
 for tool in $bw_tools; do
-    m=$(average "$model_log" "$tool")
+    m=$(figure "$model_log" "$tool")
     if [ -z "$m" ]; then
         echo "bench-latency: no $tool figure (see $model_log)" >&2
         status=1
