@@ -311,7 +311,8 @@ perftest_run() {
     # The latency tools ask for more inline data by default than irdma allows (101 bytes;
     # QP creation fails), and perftest has no table entry for this device: 64 on every device.
     inline=""
-    case "$1" in *_lat) inline="-I 64" ;; esac
+    # READ takes no inline data: perftest refuses -I for ib_read_lat.
+    case "$1" in ib_write_lat|ib_send_lat) inline="-I 64" ;; esac
     for attempt in 1 2 3; do
         # shellcheck disable=SC2086
         server_and_client "$4" "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F $inline
