@@ -93,31 +93,45 @@ START_TEST(loopback_write_lands_and_completes_at_the_modelled_times)
 }
 END_TEST
 
-/* Eight MTU packets to the peer: the DMA engine (2 bytes per ns) outruns the wire (1 byte per
- * ns), so after the first packet they leave back to back, one frame time apart. */
-START_TEST(frames_leave_paced_by_the_wire)
+#define NPKTS 8
+/* The time after its doorbell at which each of NPKTS MTU packets of one WRITE to the peer
+ * leaves the port, into @out, with the PCIe DMA at 2 bytes per ns and the QP's engine at
+ * @qp_mbps (0: the default). */
+static void write_departures(uint64_t qp_mbps, uint64_t out[NPKTS])
 {
-    const unsigned npkts = 8;
-    const uint64_t fetch = 1100, dma = TRT_MTU / 2;
-    const uint64_t first_out = fetch + dma + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA);
-    uint64_t t0, out[8];
+    uint64_t t0;
     unsigned seen = 0;
 
     connect_then_model(TRT_PEER_MAC);
     d->timing.p.pcie_mbps = 16000;
-    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = npkts * TRT_MTU,
+    if (qp_mbps) {
+        d->timing.p.qp_mbps = qp_mbps;
+    }
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = NPKTS * TRT_MTU,
                           .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
     t0 = h->now_ns;
     ring(&qa);
-    for (uint64_t t = t0; seen < npkts && t < t0 + 100000; t++) {
+    for (uint64_t t = t0; seen < NPKTS && t < t0 + 100000; t++) {
         clock_to(t);
         while (seen < h->frames->len) {
             out[seen++] = t - t0;
         }
     }
-    ck_assert_uint_eq(seen, npkts);
-    ck_assert_uint_eq(out[0], first_out);
-    for (unsigned k = 1; k < npkts; k++) {
+    ck_assert_uint_eq(seen, NPKTS);
+}
+
+/* The first of them: descriptor fetch, half an MTU of DMA, the engine and MAC, one frame time. */
+#define FIRST_OUT (1100 + TRT_MTU / 2 + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA))
+
+/* Eight MTU packets to the peer: the DMA engine (2 bytes per ns) outruns the wire (1 byte per
+ * ns), so after the first packet they leave back to back, one frame time apart. */
+START_TEST(frames_leave_paced_by_the_wire)
+{
+    uint64_t out[NPKTS];
+
+    write_departures(0, out);
+    ck_assert_uint_eq(out[0], FIRST_OUT);
+    for (unsigned k = 1; k < NPKTS; k++) {
         ck_assert_uint_eq(out[k] - out[k - 1], HDRS + TRT_MTU + WIRE_EXTRA);
     }
 }
@@ -127,31 +141,14 @@ END_TEST
  * wire: the first leaves as before, the rest one payload time (2 ns a byte) apart. */
 START_TEST(one_qp_is_paced_by_its_engine)
 {
-    const unsigned npkts = 8;
-    const uint64_t fetch = 1100, dma = TRT_MTU / 2;
-    const uint64_t first_out = fetch + dma + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA);
     const uint64_t pace = 2 * TRT_MTU;
-    uint64_t t0, out[8];
-    unsigned seen = 0;
+    uint64_t out[NPKTS];
 
-    connect_then_model(TRT_PEER_MAC);
-    d->timing.p.pcie_mbps = 16000;
-    d->timing.p.qp_mbps = 4000;
-    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = npkts * TRT_MTU,
-                          .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
-    t0 = h->now_ns;
-    ring(&qa);
-    for (uint64_t t = t0; seen < npkts && t < t0 + 100000; t++) {
-        clock_to(t);
-        while (seen < h->frames->len) {
-            out[seen++] = t - t0;
-        }
-    }
-    ck_assert_uint_eq(seen, npkts);
-    ck_assert_uint_eq(out[0], first_out);
+    write_departures(4000, out);
+    ck_assert_uint_eq(out[0], FIRST_OUT);
     /* The first frame carries the RETH: the second leaves that much less after it. */
     ck_assert_uint_eq(out[1] - out[0], pace - RETH_LEN);
-    for (unsigned k = 2; k < npkts; k++) {
+    for (unsigned k = 2; k < NPKTS; k++) {
         ck_assert_uint_eq(out[k] - out[k - 1], pace);
     }
 }
