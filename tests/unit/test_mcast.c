@@ -31,17 +31,6 @@
 
 static TQp qc;
 
-static void ud_qp_op(const TQp *qp, unsigned op, unsigned next, uint64_t flags)
-{
-    uint64_t q[8] = { 0 };
-
-    q[2] = qp->base + TRT_OFF_CTX;
-    q[5] = qp->base + TRT_OFF_SHADOW;
-    q[3] = cqpt_hdr(op) | pe_prep(CQPWQE_QP_ID, qp->id) |
-           pe_prep(CQPWQE_QP_TYPE, QP_TYPE_ROCE_UD) | pe_prep(CQPWQE_QP_NEXTSTATE, next) | flags;
-    cqp_ok(q);
-}
-
 /* A UD QP in RTS with the test's QKey, as irdma_modify_qp_roce brings one up. */
 static void ud_qp_up(const TQp *qp)
 {
@@ -50,9 +39,9 @@ static void ud_qp_up(const TQp *qp)
     create_cq(qp);
     write_ctx(qp, &trt_default_cfg);
     st64(c + QPC_QW8, pe_prep(QPC_QKEY, MC_QKEY));
-    ud_qp_op(qp, CQP_OP_CREATE_QP, QP_STATE_IDLE, CQPWQE_QP_MACVALID | CQPWQE_QP_CQNUMVALID);
-    ud_qp_op(qp, CQP_OP_MODIFY_QP, QP_STATE_RTR, CQPWQE_QP_CQNUMVALID);
-    ud_qp_op(qp, CQP_OP_MODIFY_QP, QP_STATE_RTS, 0);
+    qp_op_typed(qp, QP_TYPE_ROCE_UD, CQP_OP_CREATE_QP, QP_STATE_IDLE, CQPWQE_QP_MACVALID | CQPWQE_QP_CQNUMVALID);
+    qp_op_typed(qp, QP_TYPE_ROCE_UD, CQP_OP_MODIFY_QP, QP_STATE_RTR, CQPWQE_QP_CQNUMVALID);
+    qp_op_typed(qp, QP_TYPE_ROCE_UD, CQP_OP_MODIFY_QP, QP_STATE_RTS, 0);
     ck_assert_uint_eq(qp_lookup(d, qp->id)->state, QP_STATE_RTS);
 }
 
