@@ -89,6 +89,16 @@ virtio_up() {
 
 # Two-guest tests (harness --peer-tests): bring the NIC up with this guest's address
 # (t.ip, the peer is t.peer) and wait until the peer answers ping; prints the netdev.
+# The pair meets at TCP port $1: neither guest goes on (or powers off, when it was its last
+# test) before the other has got there too. a connects to b, retrying for 60 s; b waits for it.
+pair_meet() {
+    case "$T_role" in
+        a) tcpxfer send "$T_peer" "$1" 1 0 > /dev/null ;;
+        b) tcpxfer recv "$1" 1 0 > /dev/null ;;
+        *) return 1 ;;
+    esac
+}
+
 pair_up() {
     [ -n "${T_ip:-}" ] && [ -n "${T_peer:-}" ] || fail "not booted as one of a pair (no t.ip/t.peer)"
     if [ "${T_nic:-irdma-sim}" = virtio ]; then
