@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <string.h>
+#include "emu/core/inet.h"
 #include "emu/rdma/ah.h"
 #include "emu/rdma/roce.h"
 #include "emu/rdma/rocev2.h"
@@ -278,6 +279,42 @@ START_TEST(a_member_that_is_no_qp_drops_only_its_copy)
 }
 END_TEST
 
+/* The multicast counters of GATHER_STATS: A's SEND to the group is one multicast datagram out
+ * and, looped to the members here, one in (however many QPs take a copy); a frame from the
+ * wire is one more in. Each is also an IPv4 packet of the same octets; IPv6 counts nothing. */
+START_TEST(gather_stats_counts_multicast_datagrams_once_each)
+{
+    uint8_t frame[ROCE_FRAME_MAX];
+    size_t len = wire_frame(frame);
+    GBytes *sent;
+    uint64_t out_octs, in_octs;
+
+    attach_a_and_b();
+    create_mcast_ah();
+    post_recvs();
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
+                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
+                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
+    ring(&qa);
+    settle();
+    post_recvs();
+    roce_rx_frame(d, frame, len);
+    settle();
+    ck_assert_uint_eq(h->frames->len, 1);
+    sent = g_ptr_array_index(h->frames, 0);
+    out_octs = g_bytes_get_size(sent) - ETH_HLEN;
+    in_octs = out_octs + len - ETH_HLEN;
+    gather_stats(0);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXMCPKTS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXMCOCTS), out_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXMCPKTS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXMCOCTS), in_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXPKTS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXOCTS), in_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP6TXMCPKTS) + stat48(GSTATS_IP6RXMCPKTS), 0);
+}
+END_TEST
+
 Suite *mcast_suite(void)
 {
     Suite *s = suite_create("mcast");
@@ -289,6 +326,7 @@ Suite *mcast_suite(void)
     tcase_add_test(tc, detach_stops_delivery);
     tcase_add_test(tc, a_member_without_a_receive_drops_only_its_copy);
     tcase_add_test(tc, a_member_that_is_no_qp_drops_only_its_copy);
+    tcase_add_test(tc, gather_stats_counts_multicast_datagrams_once_each);
     suite_add_tcase(s, tc);
     return s;
 }
