@@ -3,7 +3,8 @@
 # name, a tree:PATH that is no directory or no QEMU source tree, a --qemu without its NAME and
 # a bad IRDMA_SIM_QEMU are refused by both commands with one stderr line naming the value,
 # exit 2, before anything is built (no unit build, no QEMU tree, the cache's QEMU directory as
-# it was). Quick: it boots nothing.
+# it was); a tree the device's hooks do not apply to leaves no half-prepared copy in the cache.
+# Quick: it builds and boots nothing.
 # Prints PASS/FAIL lines and "N passed, N failed".
 #   tests/qemu-select.sh
 set -uo pipefail
@@ -53,5 +54,22 @@ touch "$tmp/notqemu/VERSION" "$tmp/notqemu/meson.build"
 refused "demo test" "a directory that is no QEMU source tree" \
     "$tmp/notqemu is not a QEMU source tree (no configure, hw/meson.build, include/qemu/osdep.h)" \
     --qemu "tree:$tmp/notqemu"
+
+# A source tree the device's hooks do not apply to: build-qemu.sh names the patch and the
+# release, and the half-prepared copy is not left in the cache.
+mkdir -p "$tmp/oldqemu/hw" "$tmp/oldqemu/include/qemu"
+echo 7.2.0 > "$tmp/oldqemu/VERSION"
+touch "$tmp/oldqemu/configure" "$tmp/oldqemu/meson.build" "$tmp/oldqemu/hw/meson.build" \
+    "$tmp/oldqemu/hw/Kconfig" "$tmp/oldqemu/include/qemu/osdep.h"
+before=$(cache_state)
+IRDMA_SIM_QEMU=tree:$tmp/oldqemu bash "$repo/scripts/build-qemu.sh" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+after=$(cache_state)
+if [ $rc != 0 ] && grep -qF "qemu-patches/7.2/0001-hook-irdma-sim-into-hw.patch does not apply to QEMU 7.2.0" "$tmp/err" &&
+    [ "$before" = "$after" ]; then
+    result PASS "a tree the hooks do not apply to: $(tail -n 1 "$tmp/err"), nothing left in the cache"
+else
+    result FAIL "a tree the hooks do not apply to: exit $rc, stderr '$(tail -c 300 "$tmp/err")', cache $before -> $after"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
