@@ -165,7 +165,8 @@ def fetch_newer(cache, pkg, name, row, dl):
                          f"{pkg}={version}"], cwd=tmp)
                 if r.returncode != 0:
                     why = re.search(r"\b(\d{3}\s+[A-Z][\w ]*?)\s*(\[|$)", r.stderr, re.M)
-                    raise QemuError(why.group(1) if why else last_line(r.stderr))
+                    raise QemuError(re.sub(r"\s+", " ", why.group(1)) if why else
+                                    last_line(r.stderr))
                 dsc = os.path.join(tmp, dsc_name(pkg, version))
             else:
                 dsc = fetch_pool(kernel.host_mirror(), pkg, version, row["sha256"], tmp)
@@ -264,7 +265,8 @@ def fetch(name):
                 dsc = fetch_host(pkg, name, dl)
             else:
                 dsc, _ = fetch_newer(cache, pkg, name, row, dl)
-        version = os.path.basename(dsc)[len(pkg) + 1:-4]
+        m = re.search(r"^Version: (\S+)$", open(dsc, errors="replace").read(), re.M)
+        version = m.group(1) if m else os.path.basename(dsc)[len(pkg) + 1:-4]
         release = upstream(version)
         pydir = tools(cache, row)
     print(f"QDSC='{dsc}'\nQTREE='{path or ''}'\nQVERSION='{release}'\nQDEBVERSION='{version}'\n"
