@@ -114,7 +114,7 @@ depmod -b "$root" "$KABI"
 
 # User space, with its shared-library closure.
 progs="ibv_devinfo ibv_devices ibv_rc_pingpong ibv_ud_pingpong ib_write_bw ib_write_lat ib_send_bw
-  ib_send_lat ib_read_bw rping ucmatose rdma dcb devlink ethtool lspci setpci"
+  ib_send_lat ib_read_bw ib_read_lat rping ucmatose rdma dcb devlink ethtool lspci setpci"
 copy_with_libs() {
     local f=$1 dest=${2:-$1}
     mkdir -p "$root/$(dirname "$dest")"

@@ -46,7 +46,7 @@ IRDMA_SIM_CACHE=${IRDMA_SIM_CACHE:-/var/cache/irdma-sim}
 
 # Host packages, installed on demand by scripts/setup-host.sh.
 HOST_PKGS_BUILD="build-essential meson ninja-build pkg-config libglib2.0-dev check libpci-dev
-  libibverbs-dev librdmacm-dev python3 dpkg-dev xz-utils zstd rsync cpio kmod"
+  libibverbs-dev librdmacm-dev python3 dpkg-dev xz-utils zstd rsync cpio kmod clang"
 HOST_PKGS_QEMU="libfdt-dev libpixman-1-dev libslirp-dev zlib1g-dev flex bison qemu-system-data seabios ipxe-qemu"
 # The benchmark report's plots (scripts/bench.sh).
 HOST_PKGS_BENCH="gnuplot-nox"

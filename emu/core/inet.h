@@ -7,6 +7,8 @@
 
 /* RoCEv2's UDP destination port: what the receive side tells RDMA frames apart by. */
 #define ROCEV2_UDP_PORT      4791
+/* The I/G bit of a destination MAC (its first byte's bit 0): a group (multicast) address. */
+#define ETH_GROUP_BIT        0x01
 
 static inline uint16_t get_be16(const uint8_t *p)
 {

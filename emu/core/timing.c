@@ -6,6 +6,10 @@
 #define ETH_MIN_FRAME       64       /* with the FCS */
 #define ETH_PREAMBLE_IFG    20       /* preamble + SFD (8) and the inter-frame gap (12) */
 
+/* One QP's payload rate: Intel's E810-CQDA2 moves about 49 Gb/s through a single QP of
+ * ib_send_bw at 100 GbE (two QPs about 88, three about 91; docs/timing.md). */
+#define E810_ONE_QP_MBPS    49000
+
 #define PARAM(field, name_, dflt, lo, hi, unit_, src) \
     { .name = (name_), .offset = offsetof(IrdmaTimingParams, field), .def = (dflt), \
       .min = (lo), .max = (hi), .unit = (unit_), .source = (src) }
@@ -33,6 +37,8 @@ const TimingParamInfo timing_params[] = {
           "assumption: half a read round trip (a posted write goes one way)"),
     PARAM(pcie_mbps, "pcie-mbps", 220000, 1000, 10000000, "Mb/s",
           "PCIe 4.0 x16: 252 Gb/s after 128b/130b, less ~12 % TLP headers at 256-byte payloads"),
+    PARAM(qp_mbps, "qp-mbps", E810_ONE_QP_MBPS, 1000, 10000000, "Mb/s",
+          "Intel support article 000059783: one QP of ib_send_bw on an E810-CQDA2, ~49 Gb/s"),
     PARAM(wire_ns, "wire-ns", 500, 0, 1000000000, "ns",
           "assumption: MAC, PHY and RS-FEC at both ends, 2 m of cable"),
     PARAM(rc_rto_ns, "rc-rto-ns", 100000000, 1000, 100000000000ull, "ns",
@@ -167,6 +173,18 @@ uint64_t timing_sq_fetch_ns(const IrdmaTiming *t)
 uint64_t timing_desc_fetch_ns(const IrdmaTiming *t)
 {
     return modelled(t) ? t->p.pcie_read_ns : 0;
+}
+
+uint64_t timing_qp_wait_ns(const IrdmaTiming *t, const TimingUnit *qp, uint64_t now)
+{
+    return modelled(t) && qp->free_at > now ? qp->free_at - now : 0;
+}
+
+void timing_qp_issue(IrdmaTiming *t, TimingUnit *qp, uint64_t now, size_t payload_bytes)
+{
+    if (modelled(t)) {
+        reserve(qp, now, bits_ns(payload_bytes * 8, t->p.qp_mbps));
+    }
 }
 
 uint64_t timing_tx_frame(IrdmaTiming *t, uint64_t now, size_t dma_bytes, size_t frame_len)

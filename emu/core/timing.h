@@ -37,6 +37,7 @@ typedef struct IrdmaTimingParams {
     uint64_t pcie_read_ns;         /* a DMA read's round trip (descriptor, WQE, payload) */
     uint64_t pcie_write_ns;        /* a posted DMA write until host memory has it */
     uint64_t pcie_mbps;            /* DMA bandwidth, each direction */
+    uint64_t qp_mbps;              /* one QP's SQ engine: payload it issues per second */
     uint64_t wire_ns;              /* MAC, PHY and cable to the far end's MAC */
     uint64_t rc_rto_ns;            /* RC retransmission timeout (both modes) */
 } IrdmaTimingParams;
@@ -99,6 +100,10 @@ uint64_t timing_aq_cmd_ns(const IrdmaTiming *t, uint16_t buf_len);
 uint64_t timing_cqp_wqe_ns(const IrdmaTiming *t, TimingCqpClass cls);
 uint64_t timing_sq_fetch_ns(const IrdmaTiming *t);
 uint64_t timing_desc_fetch_ns(const IrdmaTiming *t);
+/* A QP's SQ engine issues payload at qp_mbps: how long from @now until @qp may issue its next
+ * packet (0 in INLINE mode), and a packet of @payload_bytes issued at @now. */
+uint64_t timing_qp_wait_ns(const IrdmaTiming *t, const TimingUnit *qp, uint64_t now);
+void timing_qp_issue(IrdmaTiming *t, TimingUnit *qp, uint64_t now, size_t payload_bytes);
 /* Absolute times. A frame handed to the transmit side at @now with @dma_bytes of payload to
  * read from host memory: when its last bit has left (it reserves the DMA engine and the wire). */
 uint64_t timing_tx_frame(IrdmaTiming *t, uint64_t now, size_t dma_bytes, size_t frame_len);

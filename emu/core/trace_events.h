@@ -196,6 +196,9 @@
     /* roce: rdma/roce.c: RoCEv2 frames */ \
     X(ROCE_AH_NO_ARP, roce_ah_no_arp, roce, NORMAL) \
     X(ROCE_RX_DROPPED, roce_rx_dropped, roce, NORMAL) \
+    X(ROCE_RX_MCAST, roce_rx_mcast, roce, NORMAL) \
+    X(ROCE_RX_MCAST_NO_GROUP, roce_rx_mcast_no_group, roce, NORMAL) \
+    X(ROCE_RX_MCAST_NO_QP, roce_rx_mcast_no_qp, roce, NORMAL) \
     X(ROCE_RX_NO_QP, roce_rx_no_qp, roce, NORMAL) \
     X(ROCE_TX, roce_tx, roce, NORMAL) \
     /* mr: rdma/mr.c: memory regions and windows (STags) */ \
@@ -210,6 +213,7 @@
     /* mcg: rdma/ah.c: multicast groups */ \
     X(MCG_CREATE, mcg_create, mcg, NORMAL) \
     X(MCG_DESTROY, mcg_destroy, mcg, NORMAL) \
+    X(MCG_MEMBER_NO_QP, mcg_member_no_qp, mcg, NORMAL) \
     X(MCG_MODIFY, mcg_modify, mcg, NORMAL) \
     /* arp: rdma/cqp.c: the ARP table */ \
     X(ARP_ADD, arp_add, arp, NORMAL) \

@@ -260,17 +260,24 @@ static void to_network(IrdmaDev *d, const uint8_t *frame, size_t len)
     d->host.ops->send_frame(d->host.opaque, frame, len);
 }
 
+/* A frame leaves the MAC: for the network, looped to the RDMA engine, or both. */
+static void depart(IrdmaDev *d, const uint8_t *frame, size_t len, WireDest dest)
+{
+    if (dest != WIRE_TO_NETWORK) {
+        arrive(d, frame, len, WIRE_TO_SELF, false);
+    }
+    if (dest != WIRE_TO_SELF) {
+        to_network(d, frame, len);
+    }
+}
+
 uint64_t wire_transmit(IrdmaDev *d, const uint8_t *frame, size_t len, size_t dma_bytes,
                        WireDest dest)
 {
     uint64_t done = timing_tx_frame(&d->timing, now_ns(d), dma_bytes, len);
 
     if (d->timing.mode == TIMING_INLINE) {
-        if (dest == WIRE_TO_SELF) {
-            arrive(d, frame, len, dest, false);
-        } else {
-            to_network(d, frame, len);
-        }
+        depart(d, frame, len, dest);
         return done;
     }
     enqueue(d, &d->wire->tx, done, dest, frame, len, tx_due);
@@ -337,11 +344,7 @@ static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
 static unsigned tx_handle(IrdmaDev *d, WireFrame *f, unsigned max)
 {
     (void)max;
-    if (f->dest == WIRE_TO_SELF) {
-        arrive(d, f->data, f->len, WIRE_TO_SELF, false);
-    } else {
-        to_network(d, f->data, f->len);
-    }
+    depart(d, f->data, f->len, f->dest);
     return 1;
 }
 

@@ -11,7 +11,8 @@
  * E810 loops them internally), never recursively: queued, and delivered by the entry point
  * that sent them (wire_drain()) or by an event. With MAC loopback on (the driver's loopback
  * self-test) every frame for the network comes back to the LAN receive side the same way,
- * and none leaves.
+ * and none leaves. A RoCEv2 frame to a multicast group does both: it leaves for the network
+ * and its copy comes back to the RDMA engine for the group's local members.
  */
 #ifndef IRDMA_EMU_WIRE_H
 #define IRDMA_EMU_WIRE_H
@@ -21,6 +22,7 @@
 typedef enum WireDest {
     WIRE_TO_NETWORK,
     WIRE_TO_SELF,              /* internal loopback to the RDMA engine */
+    WIRE_TO_BOTH,              /* a group address: the network, and looped to the RDMA engine */
 } WireDest;
 
 typedef struct WireStats {

@@ -66,6 +66,39 @@ unsigned mcg_count(IrdmaDev *d)
     return g_hash_table_size(d->ahs->mcgs);
 }
 
+static bool has_qp(const GArray *qps, uint32_t qp)
+{
+    for (unsigned i = 0; i < qps->len; i++) {
+        if (g_array_index(qps, uint32_t, i) == qp) {
+            return true;
+        }
+    }
+    return false;
+}
+
+unsigned mcg_members_of(IrdmaDev *d, bool ipv4, const uint32_t ip[4], GArray *qps)
+{
+    GHashTableIter it;
+    gpointer value;
+    unsigned groups = 0;
+
+    g_hash_table_iter_init(&it, d->ahs->mcgs);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        const PeMcg *g = value;
+
+        if (g->ipv4 != ipv4 || memcmp(g->ip, ip, (ipv4 ? 1 : 4) * sizeof(ip[0]))) {
+            continue;
+        }
+        groups++;
+        for (unsigned i = 0; i < g->members; i++) {
+            if (!has_qp(qps, g->member[i].qp)) {
+                g_array_append_val(qps, g->member[i].qp);
+            }
+        }
+    }
+    return groups;
+}
+
 /* An IPv4 (in [31:0] of the qword at @off23) or IPv6 (words 0,1 at @off01, 2,3 at @off23)
  * address of a WQE, into @ip in irdma's word order. */
 static void wqe_ip(const CqpWqe *w, bool ipv4, unsigned off01, unsigned off23, uint32_t ip[4])
@@ -179,7 +212,11 @@ static void op_destroy_ah(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 }
 
 /* The group a CREATE/MODIFY WQE describes, members read from its context buffer: each valid
- * entry must name an existing UD QP. False with @r failed. */
+ * entry must name a QP number within the QP objects. One that names no UD QP is kept (traced):
+ * the group context holds QP numbers only, and irdma can leave a destroyed QP in a group (two
+ * attaches that both miss irdma_attach_mcast's lookup make two groups of one address, and a
+ * detach that finds the other one removes nothing); such a member's copies are dropped (roce.c).
+ * False with @r failed. */
 static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
 {
     uint64_t qw2 = cqp_qw(w, CQPWQE_MG_QW2), pa = cqp_qw(w, CQPWQE_MG_CTX_OFF);
@@ -213,16 +250,31 @@ static bool parse_mcg(IrdmaDev *d, const CqpWqe *w, PeMcg *g, CqpResult *r)
         if (!(e & MG_CTX_VALIDENT)) {
             continue;
         }
+        if (qpn >= hmc_obj_count(d, HMC_QP)) {
+            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
+            emu_trace(&d->host, TR_ERR_MCG_BAD_QP, "mg=%u entry %u: qp=%u past the QP objects",
+                      g->idx, i, qpn);
+            return false;
+        }
         qp = qp_lookup(d, qpn);
         if (!qp || qp->type != QP_TYPE_ROCE_UD) {
-            cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_BAD_ID);
-            emu_trace(&d->host, TR_ERR_MCG_BAD_QP, "mg=%u entry %u: qp=%u is no UD QP", g->idx, i,
-                      qpn);
-            return false;
+            emu_trace(&d->host, TR_MCG_MEMBER_NO_QP, "mg=%u entry %u: qp=%u is no UD QP (kept)",
+                      g->idx, i, qpn);
         }
         g->member[g->members++] = (PeMcgMember) { qpn, pe_get(e, MG_CTX_DESTPORT) };
     }
     return true;
+}
+
+static void trace_mcg(IrdmaDev *d, EmuTraceId ev, const PeMcg *g)
+{
+    char qps[MG_CTX_ENTRIES * 9 + 1] = "", *at = qps;
+
+    for (unsigned i = 0; i < g->members; i++) {
+        at += g_snprintf(at, sizeof(qps) - (at - qps), " %u", g->member[i].qp);
+    }
+    emu_trace(&d->host, ev, "mg=%u %s %08x:%08x:%08x:%08x members=%u:%s", g->idx,
+              g->ipv4 ? "v4" : "v6", g->ip[0], g->ip[1], g->ip[2], g->ip[3], g->members, qps);
 }
 
 static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -240,7 +292,7 @@ static void op_create_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     n = g_new(PeMcg, 1);
     *n = g;
     g_hash_table_insert(d->ahs->mcgs, GUINT_TO_POINTER(g.idx), n);
-    emu_trace(&d->host, TR_MCG_CREATE, "mg=%u members=%u", g.idx, g.members);
+    trace_mcg(d, TR_MCG_CREATE, n);
 }
 
 static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
@@ -257,7 +309,7 @@ static void op_modify_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     *old = g;
-    emu_trace(&d->host, TR_MCG_MODIFY, "mg=%u members=%u", g.idx, g.members);
+    trace_mcg(d, TR_MCG_MODIFY, old);
 }
 
 static void op_destroy_mcg(IrdmaDev *d, const CqpWqe *w, CqpResult *r)

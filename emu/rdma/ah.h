@@ -8,7 +8,8 @@
  * CREATE needs a free index, MODIFY and DESTROY an existing one (irdma never sends MODIFY).
  * A multicast group (index < MG_MAX) holds the group address and the QPs attached to it,
  * read from the 8-entry context buffer the WQE names; irdma recreates it with MODIFY on every
- * attach and detach.
+ * attach and detach. A UD packet to the multicast QPN whose destination IP is a group's goes
+ * to every QP attached to every group of that address (roce.c).
  */
 #ifndef IRDMA_EMU_AH_H
 #define IRDMA_EMU_AH_H
@@ -60,5 +61,8 @@ const PeAh *ah_lookup(IrdmaDev *d, uint32_t idx);
 const PeMcg *mcg_lookup(IrdmaDev *d, uint32_t idx);
 unsigned ah_count(IrdmaDev *d);
 unsigned mcg_count(IrdmaDev *d);
+/* The QPs attached to the groups whose address is @ip (irdma's word order, IPv4 in word 0) of
+ * the @ipv4 family, each once, appended to @qps (uint32_t); returns how many groups matched. */
+unsigned mcg_members_of(IrdmaDev *d, bool ipv4, const uint32_t ip[4], GArray *qps);
 
 #endif

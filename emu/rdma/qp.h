@@ -63,6 +63,7 @@ typedef struct PeQpReq {
     EmuEvent *rto_ev;
     uint64_t rto_ev_ticket;      /* the ticket rto_ev was scheduled with */
     EmuEvent *rnr_ev;            /* waiting out an RNR NAK's timer */
+    TimingUnit pace;             /* payload issued at qp_mbps (timing_qp_*, model timing) */
 } PeQpReq;
 
 /* The responder (rq.c): the RQ and the message being received. */

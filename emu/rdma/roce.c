@@ -89,14 +89,55 @@ void roce_av_from_ah(IrdmaDev *d, const PeAh *ah, const PeQp *qp, RoceAv *av)
     av->stats_inst = qp->av.stats_inst;
 }
 
-/* Hand a decoded packet to its QP. */
+/* A UD packet to the multicast QPN: a copy to every QP attached to a group of its destination
+ * IP, each taking it as its own datagram (RQ WQE, QKey, CQE) or dropping it. */
+static void deliver_mcast(IrdmaDev *d, const RocePkt *p)
+{
+    GArray *qps = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t ip[4] = { 0 };
+    unsigned groups;
+
+    for (int i = 0; i < (p->ipv4 ? 1 : 4); i++) {
+        ip[i] = get_be32(p->dip + 4 * i);
+    }
+    groups = mcg_members_of(d, p->ipv4, ip, qps);
+    if (!groups) {
+        d->roce->stats.rx_no_qp++;
+        stats_rx_dropped(d, p->ipv4, rocev2_frame_len(p) - rocev2_l2_len(p));
+        emu_trace(&d->host, TR_ROCE_RX_MCAST_NO_GROUP, "%s dst=%08x:%08x:%08x:%08x",
+                  p->ipv4 ? "v4" : "v6", ip[0], ip[1], ip[2], ip[3]);
+        g_array_free(qps, TRUE);
+        return;
+    }
+    stats_packets(d, 0, true, p, 1);
+    emu_trace(&d->host, TR_ROCE_RX_MCAST, "%s dst=%08x:%08x:%08x:%08x: %u groups, %u QPs",
+              p->ipv4 ? "v4" : "v6", ip[0], ip[1], ip[2], ip[3], groups, qps->len);
+    for (unsigned i = 0; i < qps->len; i++) {
+        uint32_t qpn = g_array_index(qps, uint32_t, i);
+        PeQp *qp = qp_lookup_mut(d, qpn);
+
+        if (!qp || qp->type != QP_TYPE_ROCE_UD) {
+            emu_trace(&d->host, TR_ROCE_RX_MCAST_NO_QP, "qp=%u: no UD QP", qpn);
+            continue;
+        }
+        rq_rx(d, qp, p);
+    }
+    g_array_free(qps, TRUE);
+}
+
+/* Hand a decoded packet to its QP, or to a multicast group's. */
 static void deliver(IrdmaDev *d, const RocePkt *p)
 {
     RoceEngine *r = d->roce;
     unsigned fl = rocev2_opcode_flags(p->opcode);
-    PeQp *qp = qp_lookup_mut(d, p->dqpn);
+    PeQp *qp;
 
     r->stats.rx_frames++;
+    if ((fl & BTH_UD) && p->dqpn == ROCE_MCAST_QPN) {
+        deliver_mcast(d, p);
+        return;
+    }
+    qp = qp_lookup_mut(d, p->dqpn);
     if (!qp || (!!(fl & BTH_UD) != (qp->type == QP_TYPE_ROCE_UD))) {
         r->stats.rx_no_qp++;
         stats_rx_dropped(d, p->ipv4, rocev2_frame_len(p) - rocev2_l2_len(p));
@@ -172,6 +213,7 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
 {
     RoceEngine *r = d->roce;
     bool looped = !memcmp(av->dmac, av->smac, 6);
+    bool mcast = av->dmac[0] & ETH_GROUP_BIT;
     size_t len;
 
     address(av, p);
@@ -193,13 +235,19 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     len = looped ? rocev2_build_looped(p, r->frame) : rocev2_build(p, r->frame);
     stats_packets(d, av->stats_inst, false, p, 1);
     emu_trace(&d->host, TR_ROCE_TX, "opcode=0x%02x dqp=%u psn=%u len=%zu%s", p->opcode, p->dqpn,
-              p->psn, len, looped ? " (loopback)" : "");
+              p->psn, len, looped ? " (loopback)" : mcast ? " (multicast: network and loopback)"
+              : "");
     if (looped) {
         r->stats.loopback_frames++;
         return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_SELF);
     }
     if (fw_link_is_up(d->link)) {
         r->stats.tx_frames++;
+    }
+    if (mcast) {
+        /* The group's members on this port get it too, as the E810's switch loops it. */
+        r->stats.loopback_frames++;
+        return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_BOTH);
     }
     return wire_transmit(d, r->frame, len, dma_bytes, WIRE_TO_NETWORK);
 }

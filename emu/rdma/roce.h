@@ -7,6 +7,12 @@
  *
  * Receive parses (checking the ICRC of wire frames), finds the destination QP and hands
  * ACKs and READ responses to the requester (sq.c), everything else to the responder (rq.c).
+ *
+ * Multicast: a frame sent to a group MAC (01:00:5e:.. for IPv4, 33:33:.. for IPv6, which irdma
+ * puts in the ARP entry of a multicast AH) leaves for the network and is looped back too. A UD
+ * packet received (from the wire or looped) with the multicast DQPN 0xFFFFFF is replicated to
+ * every QP attached to a group of its destination IP (ah.h): each takes its copy as a UD
+ * receive of its own (QKey check, RQ WQE, CQE) or drops it; no group: the packet is dropped.
  */
 #ifndef IRDMA_EMU_ROCE_H
 #define IRDMA_EMU_ROCE_H

@@ -24,6 +24,7 @@
 #define ROCE_PKEY_DEFAULT    0xffff
 #define ROCE_PSN_MASK        0xffffffu
 #define ROCE_QPN_MASK        0xffffffu
+#define ROCE_MCAST_QPN       0xffffffu  /* the DQPN of a UD packet to a multicast group (IBTA) */
 #define ROCE_MAX_HDRS        (14 + 4 + 40 + 8 + ROCE_BTH_LEN + 16 + 4 + 8)
 #define ROCE_MTU_MAX         4096
 #define ROCE_FRAME_MAX       (ROCE_MAX_HDRS + ROCE_MTU_MAX + 3 + ROCE_ICRC_LEN)

@@ -81,13 +81,25 @@ static uint64_t wire_wait_ns(IrdmaDev *d)
     return backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0;
 }
 
-/* Out of budget or wire: the engine comes back when there is room. */
-static bool may_send(IrdmaDev *d, unsigned *budget)
+/* Model timing: how long until @qp's engine may issue payload again (qp_mbps). */
+static uint64_t pace_wait_ns(IrdmaDev *d, const PeQp *qp)
 {
-    if (*budget && wire_wait_ns(d)) {
+    return timing_qp_wait_ns(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque));
+}
+
+/* Out of budget, wire or pace: the engine comes back when there is room and time. */
+static bool may_send(IrdmaDev *d, const PeQp *qp, unsigned *budget)
+{
+    if (*budget && (wire_wait_ns(d) || pace_wait_ns(d, qp))) {
         *budget = 0;
     }
     return *budget != 0;
+}
+
+/* @qp's engine issued a packet of @len payload bytes. */
+static void paced(IrdmaDev *d, PeQp *qp, size_t len)
+{
+    timing_qp_issue(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque), len);
 }
 
 /* The QP doorbell: @val is the QP id. */
@@ -319,6 +331,7 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     p.payload = payload;
     p.payload_len = len;
     roce_send(d, &qp->av, &p, op->w.inline_data ? 0 : len);
+    paced(d, qp, len);
     return true;
 }
 
@@ -411,7 +424,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
     for (GList *l = qp->req.ops.head; l; l = l->next) {
         SqOp *op = l->data;
 
-        if (ask && !may_send(d, budget)) {
+        if (ask && !may_send(d, qp, budget)) {
             break;
         }
         ask = false;
@@ -432,7 +445,7 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
             ask = true;
             continue;
         }
-        while (op->sent < op->npkts && may_send(d, budget) &&
+        while (op->sent < op->npkts && may_send(d, qp, budget) &&
                psn_diff(qp->req.sent_psn, qp->req.una) < SQ_WINDOW_PKTS) {
             /* As many as this loop would send one by one: under INLINE timing (trains) the
              * wire never makes may_send() change its mind. */
@@ -611,6 +624,7 @@ static unsigned ud_send(IrdmaDev *d, PeQp *qp, SqOp *op)
     p.payload = payload;
     p.payload_len = op->w.len;
     op->done_at = roce_send(d, &av, &p, op->w.inline_data ? 0 : op->w.len);
+    paced(d, qp, op->w.len);
     return 0;
 }
 
@@ -732,7 +746,7 @@ static void run(void *arg)
     if (is_rc(qp) && !pump(d, qp, &budget)) {
         return;
     }
-    while (may_fetch(qp) && may_send(d, &budget)) {
+    while (may_fetch(qp) && may_send(d, qp, &budget)) {
         if (psn_diff(qp->req.sent_psn, qp->req.una) >= SQ_WINDOW_PKTS) {
             break;
         }
@@ -755,7 +769,7 @@ static void run(void *arg)
     complete_front(d, qp);
     /* Out of budget: the rest (packets of fetched messages, new WQEs) in another run. */
     if (budget == 0) {
-        kick_after(d, qp, wire_wait_ns(d));
+        kick_after(d, qp, MAX(wire_wait_ns(d), pace_wait_ns(d, qp)));
     }
 }
 

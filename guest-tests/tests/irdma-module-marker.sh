@@ -13,4 +13,4 @@ wait_for "dmesg | sed 's/^\[[^]]*\] //' | grep -Fxq '$line'" 10 ||
     fail "no '$line' in the kernel log (irdma lines: $(dmesg | grep -c 'irdma'))"
 echo "$line"
 echo "irdma taint flags: $(cat /sys/module/irdma/taint 2>/dev/null)"
-[ -n "$loaded" ] || rmmod irdma || fail "rmmod irdma failed"
+[ -n "$loaded" ] || irdma_unload || fail "rmmod irdma failed"

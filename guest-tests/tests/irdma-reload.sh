@@ -5,7 +5,7 @@
 irdma_up > /dev/null
 before=$(host_device_prop x-rdma-teardowns) || fail "no teardown count"
 for round in 1 2 3 4 5; do
-    rmmod irdma || fail "round $round: rmmod irdma failed"
+    irdma_unload || fail "round $round: rmmod irdma failed"
     [ ! -e /sys/class/infiniband/irdma0 ] || fail "round $round: irdma0 still there after rmmod"
     irdma_up > /dev/null
 done

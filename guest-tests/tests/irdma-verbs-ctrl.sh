@@ -5,7 +5,7 @@
 idx=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 verbs_ctrl irdma0 "$idx" || fail "a control-plane verb failed"
 leaked0=$(host_device_prop x-rdma-leaked) || fail "no leak count"
-rmmod irdma || fail "rmmod irdma failed"
+irdma_unload || fail "rmmod irdma failed"
 [ "$(host_device_prop x-rdma-leaked)" = "$leaked0" ] || fail "objects left alive after the verbs test"
 errs=$(irdma_error_lines)
 [ -z "$errs" ] || fail "irdma reported: $errs"

@@ -89,6 +89,16 @@ virtio_up() {
 
 # Two-guest tests (harness --peer-tests): bring the NIC up with this guest's address
 # (t.ip, the peer is t.peer) and wait until the peer answers ping; prints the netdev.
+# The pair meets at TCP port $1: neither guest goes on (or powers off, when it was its last
+# test) before the other has got there too. a connects to b, retrying for 60 s; b waits for it.
+pair_meet() {
+    case "$T_role" in
+        a) tcpxfer send "$T_peer" "$1" 1 0 > /dev/null ;;
+        b) tcpxfer recv "$1" 1 0 > /dev/null ;;
+        *) return 1 ;;
+    esac
+}
+
 pair_up() {
     [ -n "${T_ip:-}" ] && [ -n "${T_peer:-}" ] || fail "not booted as one of a pair (no t.ip/t.peer)"
     if [ "${T_nic:-irdma-sim}" = virtio ]; then
@@ -303,7 +313,7 @@ rdma_stat() {
 # Run perftest tool $1 on device $2 (GID index $3) with $5-byte messages and $6 iterations: its
 # server in the background, its client to address $4. The client's result row must report those
 # bytes and iterations and a positive average; prints "TOOL DEV: BYTES B x ITERS: average N
-# MB/s" (bandwidth tools) or "... usec" (latency tools).
+# MB/s" (bandwidth tools) or "... usec, median M usec" (latency tools).
 perftest_run() {
     # perftest times with the TSC, calibrated against the clock over a short sample; under TCG on
     # a busy host that sample can be too noisy ("Correlation coefficient r^2 < 0.9"), and then
@@ -311,7 +321,8 @@ perftest_run() {
     # The latency tools ask for more inline data by default than irdma allows (101 bytes;
     # QP creation fails), and perftest has no table entry for this device: 64 on every device.
     inline=""
-    case "$1" in *_lat) inline="-I 64" ;; esac
+    # READ takes no inline data: perftest refuses -I for ib_read_lat.
+    case "$1" in ib_write_lat|ib_send_lat) inline="-I 64" ;; esac
     for attempt in 1 2 3; do
         # shellcheck disable=SC2086
         server_and_client "$4" "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F $inline
@@ -324,7 +335,12 @@ perftest_run() {
     esac
     avg=$(awk -v s="$5" -v n="$6" -v c="$col" '$1 == s && $2 == n && $c > 0 { print $c }' "/tmp/$1.client")
     [ -n "$avg" ] || { cat "/tmp/$1.client"; fail "$1: no result row for $5 B x $6 iterations"; }
-    echo "$1 $2: $5 B x $6: average $avg $unit"
+    case "$1" in
+        # t_typical, the median: a stall of a few iterations (warm-up) moves the average only.
+        *_lat) echo "$1 $2: $5 B x $6: average $avg $unit, median $(awk -v s="$5" -v n="$6" \
+                   '$1 == s && $2 == n { print $5 }' "/tmp/$1.client") $unit" ;;
+        *) echo "$1 $2: $5 B x $6: average $avg $unit" ;;
+    esac
 }
 
 # irdma / ib_core lines that report a failure. A module the user built (run-guest.py --module) is
@@ -344,6 +360,21 @@ rdma_stream_result() {
     echo "$summary"
 }
 
+# rmmod irdma with the unloading task and irdma's CQP completion worker (an unbound kworker) on
+# CPU 0. Unloading, irdma polls the CCQ for its last CEQ destroy while the worker that completed
+# the op before may still be draining the same CCQ; with the two on different vCPUs and the
+# worker's vCPU descheduled by the host, both take CQEs and the unload hangs
+# (docs/driver-findings.md). On one vCPU the worker drains first. 6.1 leaves an existing
+# ordered workqueue on the CPUs it was created with, so there only the unloading task moves.
+irdma_unload() {
+    local mask=/sys/devices/virtual/workqueue/cpumask old rc=0
+    old=$(cat "$mask") || return 1
+    echo 1 > "$mask" || return 1
+    taskset 1 rmmod irdma || rc=$?
+    echo "$old" > "$mask" || rc=1
+    return $rc
+}
+
 # The DCB flows on ice netdev $1: firmware LLDP agent off (DCB in software, set with dcbnl) and
 # 8 channels, as ice needs a queue per TC (the boot needs 8 vCPUs). ice refuses to change the
 # channels while irdma is bound to its RDMA function (every kernel; 6.1 and 6.12 start with 8
@@ -356,7 +387,7 @@ dcb_sw_mode() {
             fail "ice changed the channels while irdma was bound"
         dmesg | grep -q "Cannot change channels when RDMA is active" ||
             fail "ice refused the channel change without saying RDMA is active"
-        rmmod irdma || fail "cannot unload irdma for the channel change"
+        irdma_unload || fail "cannot unload irdma for the channel change"
         ethtool -L "$1" combined 8 || fail "ethtool -L combined 8 failed (vCPUs: $(nproc))"
         rdma_attach irdma0 "$1"
         ip=$(rdma_dev_ip irdma0) || fail "no address for irdma0"

@@ -20,8 +20,8 @@
  *
  * --latency instead prints what the timing model predicts (benchmark 3 compares it with the
  * guest's own measurement under -icount, scripts/bench-latency.sh): one signaled WRITE per
- * size over internal loopback at the given RC MTU, under model timing with the default
- * parameters, from its doorbell to its CQE, in virtual ns.
+ * size over internal loopback at the given RC MTU and link speed, under model timing with the
+ * default parameters, from its doorbell to its CQE, in virtual ns.
  *
  * --suspend prints the model's QP suspend and resume latencies (issue #7): SUSPEND_QP posted
  * to its suspend-complete AE, on an idle QP and on one with a WRITE of each size on its way
@@ -42,6 +42,8 @@
 
 #define BENCH_NAME          "bench-emu"
 #define BENCH_MTU           ROCE_MTU_MAX      /* the largest the device supports */
+#define MIN_SPEED_MBPS      1000              /* --speed: 1 Gb/s to 400 Gb/s */
+#define MAX_SPEED_MBPS      400000
 #define WRITES_PER_RING     8                 /* a streaming application keeps its SQ busy */
 #define DEFAULT_TIME_S      0.3
 #define MAX_TIME_S          60.0
@@ -272,19 +274,19 @@ static void bench_write(double target, WriteRow *rows, unsigned nrows, uint32_t 
 }
 
 /* The model's doorbell-to-CQE time of one WRITE of each size, over internal loopback. */
-static void print_latency(const WriteRow *rows, unsigned nrows, uint32_t max_len, unsigned mtu)
+static void print_latency(const WriteRow *rows, unsigned nrows, uint32_t max_len, unsigned mtu,
+                          unsigned speed_mbps)
 {
     const TGeom g = { .mtu = mtu, .mr_len = max_len };
-    IrdmaDevConfig dflt;
 
-    irdma_dev_config_init(&dflt);
     trt_start_geom(&g);
     h->quiet = true;
     add_arp(TRT_OWN_MAC);
     connect_default();
     d->timing.mode = TIMING_MODEL;
+    d->timing.link_mbps = speed_mbps;
     printf("model latency: RDMA WRITE, signaled, internal loopback, RC MTU %u, link %u Mb/s, "
-           "default timing parameters\n", mtu, dflt.link_speed_mbps);
+           "default timing parameters\n", mtu, speed_mbps);
     for (unsigned i = 0; i < nrows; i++) {
         WriteBench wb = { .len = rows[i].len, .src = TRT_DATA + max_len, .dst = TRT_DATA };
         uint64_t t0;
@@ -512,7 +514,7 @@ static void usage_error(const char *fmt, ...)
 int main(int argc, char **argv)
 {
     gboolean csv = FALSE, no_cqp = FALSE, no_wire = FALSE, latency = FALSE, suspend = FALSE;
-    int mtu = BENCH_MTU;
+    int mtu = BENCH_MTU, speed = IRDMA_LINK_SPEED_DEFAULT;
     double target = DEFAULT_TIME_S;
     g_autofree char *sizes_arg = NULL;
     const GOptionEntry entries[] = {
@@ -534,6 +536,9 @@ int main(int argc, char **argv)
         { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu,
           "RC MTU for --latency and --suspend: 256 to 4096 (default " G_STRINGIFY(BENCH_MTU) ")",
           "BYTES" },
+        { "speed", 0, 0, G_OPTION_ARG_INT, &speed,
+          "link speed for --latency, Mb/s: 1000 to " G_STRINGIFY(MAX_SPEED_MBPS) " (default "
+          G_STRINGIFY(IRDMA_LINK_SPEED_DEFAULT) ")", "MBPS" },
         { 0 },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -556,6 +561,10 @@ int main(int argc, char **argv)
     if (mtu < 256 || mtu > BENCH_MTU || (mtu & (mtu - 1))) {
         usage_error("--mtu: '%d' is not an RC MTU (256, 512, 1024, 2048 or 4096)", mtu);
     }
+    if (speed < MIN_SPEED_MBPS || speed > MAX_SPEED_MBPS) {
+        usage_error("--speed: '%d' is not a link speed of %d to %d Mb/s", speed, MIN_SPEED_MBPS,
+                    MAX_SPEED_MBPS);
+    }
     if (!(target > 0 && target <= MAX_TIME_S)) {
         usage_error("--time: '%g' is not a time in seconds in (0, %g]", target, MAX_TIME_S);
     }
@@ -574,7 +583,7 @@ int main(int argc, char **argv)
     }
 
     if (latency) {
-        print_latency(rows, nrows, max_len, mtu);
+        print_latency(rows, nrows, max_len, mtu, (unsigned)speed);
         return 0;
     }
     if (suspend) {

@@ -21,6 +21,7 @@ Suite *ah_suite(void);
 Suite *ltab_suite(void);
 Suite *rocev2_suite(void);
 Suite *transport_suite(void);
+Suite *mcast_suite(void);
 Suite *loopback_suite(void);
 Suite *timing_suite(void);
 Suite *fault_suite(void);
@@ -49,6 +50,7 @@ int main(void)
     srunner_add_suite(sr, ltab_suite());
     srunner_add_suite(sr, rocev2_suite());
     srunner_add_suite(sr, transport_suite());
+    srunner_add_suite(sr, mcast_suite());
     srunner_add_suite(sr, loopback_suite());
     srunner_add_suite(sr, timing_suite());
     srunner_add_suite(sr, fault_suite());

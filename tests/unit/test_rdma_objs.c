@@ -369,9 +369,15 @@ START_TEST(mcast_group_lifecycle)
     ck_assert_uint_eq(g->vlan_id, 100);
     ck_assert_uint_eq(g->mac, 0x01005e000001ull);
     ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_INVALID_STATE);
-    /* A member that is no QP; an unreachable context; an index past MG_MAX. */
+    /* A member that is no QP (a QP irdma destroyed without a detach): kept; one past the QP
+     * objects: refused; an unreachable context; an index past MG_MAX. */
     st64(h->mem + OBT_MG_CTX + 8, pe_prep(MG_CTX_QPID, 10) | MG_CTX_VALIDENT);
     q[3] = (q[3] & ~CQP_WQE_OPCODE) | pe_prep(CQP_WQE_OPCODE, CQP_OP_MODIFY_MCAST_GRP);
+    ck_assert_uint_eq(cqpt_maj(cqpt_op(q)), 0);
+    ck_assert_uint_eq(mcg_lookup(d, 17)->members, 2);
+    ck_assert_uint_eq(fake_host_trace_count(h, "mcg_member_no_qp"), 1);
+    st64(h->mem + OBT_MG_CTX + 8, pe_prep(MG_CTX_QPID, hmc_obj_count(d, HMC_QP)) |
+                                  MG_CTX_VALIDENT);
     ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_BAD_ID);
     st64(h->mem + OBT_MG_CTX + 8, 0);
     q[4] = CQPT_MEM_SIZE;

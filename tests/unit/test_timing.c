@@ -1,8 +1,8 @@
 /*
  * test_timing.c - the timing model (timing.c, wire.c) on the data path: with round-number
  * parameters (1 ns per cycle, DMA and wire at whole bytes per ns) a WRITE's packets leave, land
- * and complete at times worked out by hand here, and frames leave paced by the wire. Also the
- * effects digest that the determinism check compares.
+ * and complete at times worked out by hand here, and frames leave paced by the wire or by their
+ * QP's SQ engine (qp-mbps). Also the effects digest that the determinism check compares.
  */
 #include <check.h>
 #include <string.h>
@@ -93,33 +93,129 @@ START_TEST(loopback_write_lands_and_completes_at_the_modelled_times)
 }
 END_TEST
 
-/* Eight MTU packets to the peer: the DMA engine (2 bytes per ns) outruns the wire (1 byte per
- * ns), so after the first packet they leave back to back, one frame time apart. */
-START_TEST(frames_leave_paced_by_the_wire)
+#define NPKTS 8
+/* The time after its doorbell at which each of NPKTS MTU packets of one WRITE to the peer
+ * leaves the port, into @out, with the PCIe DMA at 2 bytes per ns and the QP's engine at
+ * @qp_mbps (0: the default). */
+static void write_departures(uint64_t qp_mbps, uint64_t out[NPKTS])
 {
-    const unsigned npkts = 8;
-    const uint64_t fetch = 1100, dma = TRT_MTU / 2;
-    const uint64_t first_out = fetch + dma + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA);
-    uint64_t t0, out[8];
+    uint64_t t0;
     unsigned seen = 0;
 
     connect_then_model(TRT_PEER_MAC);
     d->timing.p.pcie_mbps = 16000;
-    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = npkts * TRT_MTU,
+    if (qp_mbps) {
+        d->timing.p.qp_mbps = qp_mbps;
+    }
+    post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = NPKTS * TRT_MTU,
                           .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
     t0 = h->now_ns;
     ring(&qa);
-    for (uint64_t t = t0; seen < npkts && t < t0 + 100000; t++) {
+    for (uint64_t t = t0; seen < NPKTS && t < t0 + 100000; t++) {
         clock_to(t);
         while (seen < h->frames->len) {
             out[seen++] = t - t0;
         }
     }
-    ck_assert_uint_eq(seen, npkts);
-    ck_assert_uint_eq(out[0], first_out);
-    for (unsigned k = 1; k < npkts; k++) {
+    ck_assert_uint_eq(seen, NPKTS);
+}
+
+/* The first of them: descriptor fetch, half an MTU of DMA, the engine and MAC, one frame time. */
+#define FIRST_OUT (1100 + TRT_MTU / 2 + 1000 + 100 + (HDRS + RETH_LEN + TRT_MTU + WIRE_EXTRA))
+
+/* Eight MTU packets to the peer: the DMA engine (2 bytes per ns) outruns the wire (1 byte per
+ * ns), so after the first packet they leave back to back, one frame time apart. */
+START_TEST(frames_leave_paced_by_the_wire)
+{
+    uint64_t out[NPKTS];
+
+    write_departures(0, out);
+    ck_assert_uint_eq(out[0], FIRST_OUT);
+    for (unsigned k = 1; k < NPKTS; k++) {
         ck_assert_uint_eq(out[k] - out[k - 1], HDRS + TRT_MTU + WIRE_EXTRA);
     }
+}
+END_TEST
+
+/* The same eight packets with the QP's engine issuing 0.5 payload bytes per ns, slower than the
+ * wire: the first leaves as before, the rest one payload time (2 ns a byte) apart. */
+START_TEST(one_qp_is_paced_by_its_engine)
+{
+    const uint64_t pace = 2 * TRT_MTU;
+    uint64_t out[NPKTS];
+
+    write_departures(4000, out);
+    ck_assert_uint_eq(out[0], FIRST_OUT);
+    /* The first frame carries the RETH: the second leaves that much less after it. */
+    ck_assert_uint_eq(out[1] - out[0], pace - RETH_LEN);
+    for (unsigned k = 2; k < NPKTS; k++) {
+        ck_assert_uint_eq(out[k] - out[k - 1], pace);
+    }
+}
+END_TEST
+
+/* With the default parameters on a 100 Gb/s port, one QP streaming 64 KiB WRITEs over internal
+ * loopback completes them one 64 KiB payload time at qp-mbps apart (RC MTU 1024: 64 packets of
+ * 1024 bytes, each 8192000 / 49000 ns rounded up, 48.8 Gb/s): Intel's one-QP figure, not the
+ * wire's (92.6 Gb/s of payload). */
+START_TEST(one_qp_streams_at_the_published_rate)
+{
+    const unsigned nmsgs = 8;
+    const uint32_t len = 64 << 10;
+    const uint64_t pkt_ns = (TRT_MTU * 8 * 1000ull + d->timing.p.qp_mbps - 1) / d->timing.p.qp_mbps;
+    uint64_t done[8];
+    unsigned seen = 0;
+    TCqe c;
+
+    add_arp(TRT_OWN_MAC);
+    connect_default();
+    ck_assert_uint_eq(d->timing.p.qp_mbps, 49000);
+    d->timing.mode = TIMING_MODEL;
+    d->timing.link_mbps = 100000;
+    for (unsigned k = 0; k < nmsgs; k++) {
+        post_sq(&qa, (TWqe) { .op = SQ_OP_RDMA_WRITE, .laddr = TRT_SRC, .len = len,
+                              .raddr = TRT_MR_VA, .rkey = TRT_RKEY });
+    }
+    ring(&qa);
+    while (seen < nmsgs) {
+        ck_assert(h->timer_armed);
+        clock_to(h->timer_deadline);
+        while (seen < nmsgs && poll_cq(&qa, &c)) {
+            done[seen++] = h->now_ns;
+        }
+    }
+    /* The last one's ACK shares the wire and the receive DMA with no data: it comes sooner. */
+    for (unsigned k = 1; k < nmsgs - 1; k++) {
+        ck_assert_uint_eq(done[k] - done[k - 1], len / TRT_MTU * pkt_ns);
+    }
+    ck_assert_uint_le(done[nmsgs - 1] - done[nmsgs - 2], len / TRT_MTU * pkt_ns);
+}
+END_TEST
+
+/* Each QP's engine has its own pace: a second QP does not wait for the first one's, and a
+ * packet without payload takes none of it. INLINE timing paces nothing. */
+START_TEST(each_qp_has_its_own_pace)
+{
+    IrdmaTimingParams p;
+    IrdmaTiming t;
+    TimingUnit a = { 0 }, b = { 0 };
+
+    timing_params_default(&p);
+    p.qp_mbps = 8000;                 /* 1 byte per ns */
+    timing_init(&t, TIMING_MODEL, &p, 100000);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &a, 100), 0);
+    timing_qp_issue(&t, &a, 100, 4096);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &a, 100), 4096);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &a, 100 + 4096), 0);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &b, 100), 0);
+    timing_qp_issue(&t, &a, 200, 0);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &a, 200), 4096 - 100);
+    /* Issued late: the pace counts from then, not from when it was free. */
+    timing_qp_issue(&t, &a, 10000, 1000);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &a, 10000), 1000);
+    timing_init(&t, TIMING_INLINE, &p, 100000);
+    timing_qp_issue(&t, &b, 300, 4096);
+    ck_assert_uint_eq(timing_qp_wait_ns(&t, &b, 300), 0);
 }
 END_TEST
 
@@ -214,6 +310,9 @@ Suite *timing_suite(void)
     tcase_add_checked_fixture(tc, timing_setup, timing_teardown);
     tcase_add_test(tc, loopback_write_lands_and_completes_at_the_modelled_times);
     tcase_add_test(tc, frames_leave_paced_by_the_wire);
+    tcase_add_test(tc, one_qp_is_paced_by_its_engine);
+    tcase_add_test(tc, each_qp_has_its_own_pace);
+    tcase_add_test(tc, one_qp_streams_at_the_published_rate);
     tcase_add_test(tc, suspend_latency_is_the_cqp_op_or_the_drain);
     tcase_add_test(tc, effects_digest_follows_the_event_times);
     suite_add_tcase(s, tc);

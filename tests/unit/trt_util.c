@@ -169,15 +169,20 @@ uint64_t stat32_high(unsigned off)
     return v >> 32;
 }
 
-void qp_op(const TQp *qp, unsigned op, unsigned next, uint64_t flags)
+void qp_op_typed(const TQp *qp, unsigned type, unsigned op, unsigned next, uint64_t flags)
 {
     uint64_t q[8] = { 0 };
 
     q[2] = qp->base + TRT_OFF_CTX;
     q[5] = qp->base + TRT_OFF_SHADOW;
     q[3] = cqpt_hdr(op) | pe_prep(CQPWQE_QP_ID, qp->id) |
-           pe_prep(CQPWQE_QP_TYPE, QP_TYPE_ROCE_RC) | pe_prep(CQPWQE_QP_NEXTSTATE, next) | flags;
+           pe_prep(CQPWQE_QP_TYPE, type) | pe_prep(CQPWQE_QP_NEXTSTATE, next) | flags;
     cqp_ok(q);
+}
+
+void qp_op(const TQp *qp, unsigned op, unsigned next, uint64_t flags)
+{
+    qp_op_typed(qp, QP_TYPE_ROCE_RC, op, next, flags);
 }
 
 void init_qp(TQp *qp, unsigned id, unsigned peer, unsigned cq, uint32_t psn,

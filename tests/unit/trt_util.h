@@ -135,6 +135,8 @@ void add_arp(uint64_t mac);
 void reg_mr(void);
 void create_cq(const TQp *qp);
 void write_ctx(const TQp *qp, const TCfg *cfg);
+/* A QP op of CQP opcode @op to state @next, for an RC QP (qp_op) or one of QP @type. */
+void qp_op_typed(const TQp *qp, unsigned type, unsigned op, unsigned next, uint64_t flags);
 void qp_op(const TQp *qp, unsigned op, unsigned next, uint64_t flags);
 void init_qp(TQp *qp, unsigned id, unsigned peer, unsigned cq, uint32_t psn, uint32_t peer_psn,
              uint64_t ctx);
