@@ -15,17 +15,16 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qapi/visitor.h"
-#include "sysemu/cpu-timers.h"
 #include "qom/object.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pci_bus.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_regs.h"
 #include "hw/pci/msix.h"
-#include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "net/net.h"
 #include "trace.h"
+#include "irdma-sim-compat.h"
 
 #include "emu/device.h"
 #include "emu/core/trace.h"
@@ -456,13 +455,13 @@ static const VMStateDescription irdma_sim_vmstate = {
     .unmigratable = 1,
 };
 
-static Property irdma_sim_properties[] = {
+static IRDMA_SIM_PROPERTY irdma_sim_properties[] = {
     DEFINE_NIC_PROPERTIES(IrdmaSimState, conf),
     DEFINE_PROP_UINT32("msix-vectors", IrdmaSimState, msix_vectors,
                        IRDMA_MSIX_VECTORS_DEFAULT),
     DEFINE_PROP_UINT32("speed", IrdmaSimState, link_speed_mbps, IRDMA_LINK_SPEED_DEFAULT),
     DEFINE_PROP_STRING("timing", IrdmaSimState, timing_mode),
-    DEFINE_PROP_END_OF_LIST(),
+    IRDMA_SIM_PROPS_END
 };
 
 /* The timing-* properties, one per row of the core's parameter table (emu/core/timing.h); the
@@ -537,7 +536,7 @@ static void irdma_sim_instance_init(Object *obj)
     timing_params_default(&s->timing);
 }
 
-static void irdma_sim_class_init(ObjectClass *klass, void *data)
+static void irdma_sim_class_init(ObjectClass *klass, IRDMA_SIM_CLASS_DATA *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *pc = PCI_DEVICE_CLASS(klass);
@@ -549,7 +548,7 @@ static void irdma_sim_class_init(ObjectClass *klass, void *data)
     pc->device_id = IRDMA_PCI_DEVICE_ID;
     pc->class_id = PCI_CLASS_NETWORK_ETHERNET;
     dc->desc = "Intel E810 Ethernet + RDMA (irdma) device model";
-    dc->reset = irdma_sim_qdev_reset;
+    irdma_sim_set_reset(dc, irdma_sim_qdev_reset);
     dc->vmsd = &irdma_sim_vmstate;
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
     device_class_set_props(dc, irdma_sim_properties);

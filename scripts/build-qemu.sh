@@ -1,31 +1,41 @@
 #!/usr/bin/env bash
-# Fetches Debian's QEMU 7.2 source, applies qemu-patches/, syncs hw/ and emu/ into it as
-# hw/irdma-sim, configures a minimal x86_64-softmmu build and builds it. The configured tree is
-# cached outside the checkout, keyed on the Debian source version, the patches and the
-# configure options; a later run only re-syncs the device sources and lets ninja rebuild what
-# changed. Leaves build/qemu-system-x86_64 (a link into the cache).
+# Builds qemu-system-x86_64 with the device: the QEMU of $IRDMA_SIM_QEMU (default QEMU_DEFAULT
+# of scripts/config.sh: 7.2, 11.1 or tree:PATH) as scripts/qemu-source.py resolves it (Debian's
+# source package, or a copy of the user's tree), the qemu-patches/ set of its release, hw/ and
+# emu/ synced into it as hw/irdma-sim, a minimal x86_64-softmmu configuration. The configured
+# tree is cached outside the checkout, keyed on the source, the patches and the configure
+# options; a later run only re-syncs the device sources and lets ninja rebuild what changed.
+# Leaves build/qemu-system-x86_64 (a link into the cache), or the link LINK names.
+#   scripts/build-qemu.sh [LINK]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
+qemu=${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}
+# A bad name or tree is refused before any package is installed.
+python3 "$here/qemu-source.py" check "$qemu" || exit 2
 
 bash "$here/setup-host.sh"
 
-dl=$IRDMA_SIM_CACHE/qemu/dl
-mkdir -p "$dl"
-dsc=$(ls "$dl"/${QEMU_SRC_PKG}_*.dsc 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$dsc" ]; then
-    echo "build-qemu: downloading Debian's $QEMU_SRC_PKG source package"
-    (cd "$dl" && apt-get source --download-only -q "$QEMU_SRC_PKG") ||
-        { echo "build-qemu: 'apt-get source $QEMU_SRC_PKG' failed (deb-src entry? network?)" >&2; exit 1; }
-    dsc=$(ls "$dl"/${QEMU_SRC_PKG}_*.dsc | sort -V | tail -n 1)
+QDSC= QTREE= QVERSION= QDEBVERSION= QPATCHES= QTOOLS=
+eval "$(python3 "$here/qemu-source.py" fetch "$qemu")" || exit 2
+if [ -n "$QDSC" ]; then
+    echo "build-qemu: QEMU $QVERSION from Debian's $QEMU_SRC_PKG $QDEBVERSION"
+else
+    echo "build-qemu: QEMU $QVERSION from the tree $QTREE"
 fi
 
 configure_opts=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
     --enable-slirp --enable-fdt=system --disable-docs --disable-werror --disable-tools --enable-trace-backends=log
     --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
+if [ -n "$QTOOLS" ]; then
+    # A newer meson and QEMU's Python helpers, unpacked from newer suites (not installed), for
+    # the system interpreter whose venv module and pip configure's Python environment needs.
+    export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
+    configure_opts+=(--python=/usr/bin/python3 --disable-install-blobs)
+fi
 
-key=$( { basename "$dsc"; cat "$repo"/qemu-patches/*.patch; echo "${configure_opts[*]}"; } |
-       sha256sum | cut -c1-16)
+key=$( { echo "${QDSC:+$(basename "$QDSC")}$QTREE"; cat "$QPATCHES"/*.patch;
+         echo "${configure_opts[*]}"; } | sha256sum | cut -c1-16)
 tree=$IRDMA_SIM_CACHE/qemu/tree-$key
 
 # Device sources: content-compared, so unchanged files keep their mtime and are not rebuilt.
@@ -36,32 +46,53 @@ sync_device_sources() {
         --exclude='*' "$repo/emu/" "$1/hw/irdma-sim/emu/"
 }
 
+# A user's tree that changed since it was copied is copied and configured anew.
+if [ -n "$QTREE" ] && [ -e "$tree/.configured" ] &&
+   [ -n "$(find "$QTREE" -path "$QTREE/build" -prune -o -path "$QTREE/.git" -prune -o \
+           -type f -newer "$tree/.configured" -print -quit)" ]; then
+    echo "build-qemu: $QTREE changed since it was copied: preparing it again"
+    rm -f "$tree/.configured"
+fi
+
 if ! [ -e "$tree/.configured" ]; then
-    echo "build-qemu: preparing $tree from $(basename "$dsc")"
+    # meson keeps the tree's absolute path, so it is prepared in place: a tree without the
+    # .configured mark is removed, on failure and by the next run after an interruption.
     rm -rf "$tree"
-    dpkg-source --no-check -x "$dsc" "$tree" > "$IRDMA_SIM_CACHE/qemu/dpkg-source.log"
-    ver=$(cat "$tree/VERSION")
-    case "$ver" in
-        "$QEMU_UPSTREAM"|"$QEMU_UPSTREAM".*) ;;
-        *) echo "build-qemu: $(basename "$dsc") is QEMU $ver, not $QEMU_UPSTREAM" >&2; exit 1 ;;
-    esac
-    for p in "$repo"/qemu-patches/*.patch; do
+    trap 'rm -rf "$tree"' EXIT
+    if [ -n "$QDSC" ]; then
+        echo "build-qemu: preparing $tree from $(basename "$QDSC")"
+        # Without --no-check: dpkg-source checks every file against the .dsc's checksums.
+        dpkg-source -x "$QDSC" "$tree" > "$IRDMA_SIM_CACHE/qemu/dpkg-source.log" 2>&1 ||
+            { echo "build-qemu: dpkg-source -x $QDSC failed, see $IRDMA_SIM_CACHE/qemu/dpkg-source.log" >&2
+              exit 1; }
+    else
+        echo "build-qemu: preparing $tree from a copy of $QTREE"
+        rsync -a --exclude=/build/ --exclude=/.git/ "$QTREE/" "$tree/"
+    fi
+    for p in "$QPATCHES"/*.patch; do
         patch -d "$tree" -p1 --quiet --forward < "$p" ||
-            { echo "build-qemu: $(basename "$p") does not apply to $ver" >&2; exit 1; }
+            { echo "build-qemu: qemu-patches/$(basename "$QPATCHES")/$(basename "$p") does not apply to QEMU $QVERSION" >&2
+              exit 1; }
     done
     sync_device_sources "$tree"
     mkdir -p "$tree/build"
+    start=$(date +%s)
     (cd "$tree/build" && ../configure "${configure_opts[@]}" > ../configure.log 2>&1) ||
-        { echo "build-qemu: configure failed, see $tree/configure.log" >&2;
+        { cp "$tree/configure.log" "$IRDMA_SIM_CACHE/qemu/configure-failed.log"
+          echo "build-qemu: configure failed, see $IRDMA_SIM_CACHE/qemu/configure-failed.log" >&2
           tail -n 20 "$tree/configure.log" >&2; exit 1; }
+    echo "build-qemu: configured in $(( $(date +%s) - start )) s"
     touch "$tree/.configured"
+    trap - EXIT
 fi
 
 sync_device_sources "$tree"
 
 echo "build-qemu: building qemu-system-x86_64 in $tree/build"
+start=$(date +%s)
 ninja -C "$tree/build" qemu-system-x86_64 > "$tree/build/ninja.log" 2>&1 ||
     { tail -n 40 "$tree/build/ninja.log" >&2; echo "build-qemu: build failed" >&2; exit 1; }
+echo "build-qemu: ninja took $(( $(date +%s) - start )) s"
 grep -E 'warning:' "$tree/build/ninja.log" | grep -E 'irdma-sim' >&2 || true
 
 # Run from its build tree, QEMU looks for firmware under build/qemu-bundle/<firmwarepath>:
@@ -73,6 +104,7 @@ for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
     done
 done
 
-mkdir -p "$repo/build"
-ln -sfn "$tree/build/qemu-system-x86_64" "$repo/build/qemu-system-x86_64"
-echo "build-qemu: build/qemu-system-x86_64 ready"
+link=${1:-$repo/build/qemu-system-x86_64}
+mkdir -p "$(dirname "$link")"
+ln -sfn "$tree/build/qemu-system-x86_64" "$link"
+echo "build-qemu: ${link#"$repo"/} ready (QEMU $QVERSION)"

@@ -22,9 +22,19 @@ KERNEL_MATRIX="
 KERNEL_DEFAULT=7.3
 # Suites of the host's Debian mirror that the private apt configuration in the cache adds.
 NEWER_SUITES="trixie trixie-backports sid"
-# QEMU: Debian's source package; the upstream release it must be.
+# QEMU: Debian's source package, and the releases the device builds into (--qemu), one row each
+# (scripts/qemu-source.py reads it):
+#   name  suite (host: the host's own apt sources; newer: NEWER_SUITES)  pinned version  SHA-256
+#   of its .dsc  build tools of the newer suites (comma-separated .debs, unpacked into the cache)
+# A newer suite's index can name versions whose files the mirror's pool does not serve yet: the
+# indexed versions are tried newest first, then the pinned one, fetched from the pool by name.
 QEMU_SRC_PKG=qemu
-QEMU_UPSTREAM=7.2
+QEMU_MATRIX="
+7.2   host   -              -                                                                 -
+11.1  newer  1:11.1.1+ds-1  dfd4fbdd38517e2467002091bbcd938bbff8b2c851cc3f56b019236c7d1f21da  meson/trixie,python3-pycotap/trixie,python3-qemu-qmp/trixie-backports
+"
+# The QEMU of both README commands unless --qemu or IRDMA_SIM_QEMU says otherwise.
+QEMU_DEFAULT=7.2
 
 # The guest archive "pyverbs" (scripts/build-pyverbs.sh): Debian's python3-pyverbs, of the
 # host's rdma-core version, runs on this interpreter and standard library (the version
