@@ -160,6 +160,19 @@ static void post_recvs(void)
     }
 }
 
+/* A's UD SEND of the test's datagram to the group (through its multicast AH), every QP with a
+ * receive posted first. */
+static void send_to_group(void)
+{
+    create_mcast_ah();
+    post_recvs();
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
+                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
+                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
+    ring(&qa);
+    settle();
+}
+
 /* A sends to the group it and B are attached to: the frame leaves for the network with the
  * group MAC and DQPN 0xFFFFFF, and both A and B receive it; C, not attached, gets nothing. */
 START_TEST(ud_send_to_a_group_reaches_every_attached_local_qp_and_the_wire)
@@ -169,13 +182,7 @@ START_TEST(ud_send_to_a_group_reaches_every_attached_local_qp_and_the_wire)
     GBytes *f;
 
     attach_a_and_b();
-    create_mcast_ah();
-    post_recvs();
-    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
-                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
-                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
-    ring(&qa);
-    settle();
+    send_to_group();
     ck_assert_uint_eq(h->frames->len, 1);
     f = g_ptr_array_index(h->frames, 0);
     ck_assert_int_eq(rocev2_parse(g_bytes_get_data(f, NULL), g_bytes_get_size(f), &p, true),
@@ -290,13 +297,7 @@ START_TEST(gather_stats_counts_multicast_datagrams_once_each)
     uint64_t out_octs, in_octs;
 
     attach_a_and_b();
-    create_mcast_ah();
-    post_recvs();
-    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
-                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
-                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
-    ring(&qa);
-    settle();
+    send_to_group();
     post_recvs();
     roce_rx_frame(d, frame, len);
     settle();
