@@ -10,16 +10,16 @@ qemu=$repo/build/qemu-system-x86_64
 plans=$repo/guest-tests/faults
 tmp=$(mktemp -d)
 sock=$tmp/qmp
-passed=0 failed=0
+. "$repo/tests/lib-result.sh"
 trap 'kill "$qpid" 2> /dev/null; rm -rf "$tmp"' EXIT
 
 check() {       # check NAME COMMAND...: the command succeeds
     local name=$1
     shift
     if "$@" > "$tmp/out" 2>&1; then
-        echo "PASS    faultctl: $name"; passed=$((passed + 1))
+        result PASS "faultctl: $name"
     else
-        echo "FAIL    faultctl: $name: $(head -c 400 "$tmp/out")"; failed=$((failed + 1))
+        result FAIL "faultctl: $name: $(head -c 400 "$tmp/out")"
     fi
 }
 refused() {     # refused NAME MESSAGE COMMAND...: the command exits 1..123 (not killed, not
@@ -30,10 +30,9 @@ refused() {     # refused NAME MESSAGE COMMAND...: the command exits 1..123 (not
     rc=$?
     if [ "$rc" -ge 1 ] && [ "$rc" -le 123 ] && ! grep -q '^Traceback' "$tmp/err" &&
         grep -qF -- "$want" "$tmp/err"; then
-        echo "PASS    faultctl: $name"; passed=$((passed + 1))
+        result PASS "faultctl: $name"
     else
-        echo "FAIL    faultctl: $name: exit $rc, want a refusal saying '$want': $(head -c 400 "$tmp/err")"
-        failed=$((failed + 1))
+        result FAIL "faultctl: $name: exit $rc, want a refusal saying '$want': $(head -c 400 "$tmp/err")"
     fi
 }
 prints() {      # prints NAME WANT COMMAND...: the command succeeds and prints exactly WANT
@@ -42,10 +41,9 @@ prints() {      # prints NAME WANT COMMAND...: the command succeeds and prints e
     "$@" > "$tmp/out" 2>&1
     rc=$?
     if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ]; then
-        echo "PASS    faultctl: $name"; passed=$((passed + 1))
+        result PASS "faultctl: $name"
     else
-        echo "FAIL    faultctl: $name: exit $rc, printed '$(head -c 400 "$tmp/out")', want '$want'"
-        failed=$((failed + 1))
+        result FAIL "faultctl: $name: exit $rc, printed '$(head -c 400 "$tmp/out")', want '$want'"
     fi
 }
 ctl() { python3 "$repo/scripts/faultctl.py" "$sock" "$@"; }
@@ -89,5 +87,4 @@ printf '+1 load\n' > "$tmp/bad-steps"
 refused "a bad timeline is refused with its line" "bad-steps:1:" ctl run "$tmp/bad-steps"
 refused "a missing plan is refused" "none.plan does not exist" ctl load "$tmp/none.plan"
 refused "a wrong device id is refused" "nic9" ctl --device nic9 clear
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+results

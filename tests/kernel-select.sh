@@ -14,11 +14,7 @@ unset IRDMA_SIM_KERNEL IRDMA_SIM_MODULES    # this script names its kernels and 
 . "$repo/scripts/config.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-result() {   # result PASS|FAIL TEXT
-    echo "$1 ${*:2}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
+. "$repo/tests/lib-result.sh"
 cache_state() { ls "$IRDMA_SIM_CACHE/kernel" 2> /dev/null | sort | xargs; }
 
 # refused NAME EXPECTED-TEXT KERNEL: demo --kernel KERNEL exits 2 with one stderr line holding
@@ -76,5 +72,4 @@ else
     result FAIL "--kernel deb:$(basename "$deb"): $(cat "$tmp/deb-build.out" "$tmp/deb.out" |
         grep -E '^(FAIL|TIMEOUT)|kernel:|rror' | head -n 3 | xargs)"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+results

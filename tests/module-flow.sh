@@ -23,12 +23,8 @@ kernel=7.3 other=6.12
 abi=$(awk -v n=$kernel '$1 == n { print $3 }' <<< "$KERNEL_MATRIX")
 out=$repo/build/module-flow
 rm -rf "$out" && mkdir -p "$out"
-passed=0 failed=0
-result() {   # result PASS|FAIL TEXT
-    echo "$1 ${*:2}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
-finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
+. "$repo/tests/lib-result.sh"
+finish() { results; exit; }
 
 marker=$(date -u +%Y%m%dT%H%M%S)-$$
 t0=$SECONDS

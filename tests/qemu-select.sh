@@ -13,11 +13,7 @@ unset IRDMA_SIM_QEMU    # this script names its QEMU itself
 . "$repo/scripts/config.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-result() {   # result PASS|FAIL TEXT
-    echo "$1 ${*:2}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
+. "$repo/tests/lib-result.sh"
 cache_state() { ls -a "$IRDMA_SIM_CACHE/qemu" 2> /dev/null | sort | xargs; }
 unit_stamp() { stat -c %Y "$repo/build/meson/build.ninja" 2> /dev/null || echo none; }
 
@@ -71,5 +67,4 @@ if [ $rc != 0 ] && grep -qF "qemu-patches/7.2/0001-hook-irdma-sim-into-hw.patch 
 else
     result FAIL "a tree the hooks do not apply to: exit $rc, stderr '$(tail -c 300 "$tmp/err")', cache $before -> $after"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+results
