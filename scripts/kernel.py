@@ -18,6 +18,7 @@ own configured Debian mirror with the suites of NEWER_SUITES, so the host's apt 
 changed. Everything lands in the cache through a temporary directory renamed at the end, so an
 error leaves nothing half-written. Errors are one line on stderr, exit status 2.
 """
+import fcntl
 import glob
 import hashlib
 import os
@@ -94,7 +95,9 @@ def host_mirror():
 
 
 def apt_opts(cache, suites):
-    """apt options for the private configuration in CACHE/apt, updated at most daily."""
+    """apt options for the private configuration in CACHE/apt, updated at most daily. The
+    check and the update hold CACHE/apt/lock: the guest's kernel and a newer QEMU's source are
+    fetched at the same time (scripts/irdma-sim), and one update serves both."""
     base = os.path.join(cache, "apt")
     opts = [f"-oDir::Etc::sourcelist={base}/sources.list",
             f"-oDir::Etc::sourceparts={base}/sources.list.d",
@@ -105,22 +108,25 @@ def apt_opts(cache, suites):
     want = (f"Types: deb deb-src\nURIs: {host_mirror()}\nSuites: {' '.join(suites)}\n"
             "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
     src = os.path.join(base, "sources.list.d", "newer.sources")
-    fresh = (os.path.exists(stamp) and time.time() - os.path.getmtime(stamp) < 86400 and
-             os.path.exists(src) and open(src).read() == want)
-    if not fresh:
-        for d in ("sources.list.d", "preferences.d", "lists/partial", "cache/archives/partial"):
-            os.makedirs(os.path.join(base, d), exist_ok=True)
-        open(os.path.join(base, "sources.list"), "w").close()
-        with open(src + ".tmp", "w") as f:
-            f.write(want)
-        os.replace(src + ".tmp", src)
-        print(f"kernel: updating the private apt lists ({' '.join(suites)}) in {base}",
-              file=sys.stderr)
-        r = run(["apt-get", *opts, "-q", "update"])
-        if r.returncode != 0:
-            raise KernelError(f"apt-get update of the private configuration {base} failed: "
-                              + (r.stderr.strip().splitlines() or ["?"])[-1])
-        open(stamp, "w").close()
+    os.makedirs(base, exist_ok=True)
+    with open(os.path.join(base, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        fresh = (os.path.exists(stamp) and time.time() - os.path.getmtime(stamp) < 86400 and
+                 os.path.exists(src) and open(src).read() == want)
+        if not fresh:
+            for d in ("sources.list.d", "preferences.d", "lists/partial", "cache/archives/partial"):
+                os.makedirs(os.path.join(base, d), exist_ok=True)
+            open(os.path.join(base, "sources.list"), "w").close()
+            with open(src + ".tmp", "w") as f:
+                f.write(want)
+            os.replace(src + ".tmp", src)
+            print(f"kernel: updating the private apt lists ({' '.join(suites)}) in {base}",
+                  file=sys.stderr)
+            r = run(["apt-get", *opts, "-q", "update"])
+            if r.returncode != 0:
+                raise KernelError(f"apt-get update of the private configuration {base} failed: "
+                                  + (r.stderr.strip().splitlines() or ["?"])[-1])
+            open(stamp, "w").close()
     return opts
 
 
