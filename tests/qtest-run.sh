@@ -30,6 +30,12 @@ if ! bash "$repo/scripts/build-qemu.sh" > "$log" 2>&1; then
     finish
 fi
 build=$(dirname "$(readlink -f "$repo/build/qemu-system-x86_64")")
+# The build tools the tree was configured with (QEMU 11.1: a newer meson, on PYTHONPATH), for
+# ninja's re-configure and for meson test, as scripts/build-qemu.sh has them.
+. "$repo/scripts/config.sh"
+QTOOLS=
+eval "$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}")"
+[ -z "$QTOOLS" ] || export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
 if ! ninja -C "$build" "tests/qtest/$test_name" >> "$log" 2>&1; then
     tail -n 30 "$log"
     result FAIL build "the test binary did not build, see $log"
@@ -37,7 +43,7 @@ if ! ninja -C "$build" "tests/qtest/$test_name" >> "$log" 2>&1; then
 fi
 echo "qtest: built in $(( $(date +%s) - start )) s ($(sed -n 's/^build-qemu: QEMU \([^ ]*\) .*/\1/p' "$log" | head -n 1))"
 
-# The meson that configured the tree: QEMU 8.1 on keeps its own in the build tree's venv.
+# The meson that configured the tree: QEMU 8.1 on runs it from the build tree's venv.
 meson=meson
 [ -x "$build/pyvenv/bin/meson" ] && meson=$build/pyvenv/bin/meson
 # The test cases, as the binary lists them (its paths name the target, from the emulator).
