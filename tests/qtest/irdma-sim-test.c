@@ -316,6 +316,12 @@ static bool atq_wait_head(IrdmaSimTest *t, uint32_t head)
 }
 
 /* The written-back descriptor of slot @slot: done, completed, cookie kept; its flags. */
+/* A little-endian dword of a descriptor (QEMU's ldl_le_p returns a signed int). */
+static uint32_t le32_at(const uint8_t *p)
+{
+    return (uint32_t)ldl_le_p(p);
+}
+
 static uint16_t atq_done(IrdmaSimTest *t, uint64_t ring, unsigned slot, uint16_t opcode,
                          uint8_t desc[AQ_DESC_SIZE])
 {
@@ -325,8 +331,8 @@ static uint16_t atq_done(IrdmaSimTest *t, uint64_t ring, unsigned slot, uint16_t
     flags = lduw_le_p(desc + AQ_DESC_FLAGS);
     g_assert_cmphex(flags & (AQ_FLAG_DD | AQ_FLAG_CMP), ==, AQ_FLAG_DD | AQ_FLAG_CMP);
     g_assert_cmphex(lduw_le_p(desc + AQ_DESC_OPCODE), ==, opcode);
-    g_assert_cmphex(ldl_le_p(desc + AQ_DESC_COOKIE_H), ==, AQ_COOKIE_H);
-    g_assert_cmphex(ldl_le_p(desc + AQ_DESC_COOKIE_L), ==, AQ_COOKIE_L);
+    g_assert_cmphex(le32_at(desc + AQ_DESC_COOKIE_H), ==, AQ_COOKIE_H);
+    g_assert_cmphex(le32_at(desc + AQ_DESC_COOKIE_L), ==, AQ_COOKIE_L);
     return flags;
 }
 
@@ -334,8 +340,8 @@ static void assert_get_version(const uint8_t desc[AQ_DESC_SIZE])
 {
     const uint8_t *p = desc + AQ_DESC_PARAMS;
 
-    g_assert_cmphex(ldl_le_p(p + GET_VER_ROM_VER), ==, FW_ROM_VER);
-    g_assert_cmphex(ldl_le_p(p + GET_VER_FW_BUILD), ==, FW_VER_BUILD);
+    g_assert_cmphex(le32_at(p + GET_VER_ROM_VER), ==, FW_ROM_VER);
+    g_assert_cmphex(le32_at(p + GET_VER_FW_BUILD), ==, FW_VER_BUILD);
     g_assert_cmpuint(p[GET_VER_FW_MAJOR], ==, FW_VER_MAJOR);
     g_assert_cmpuint(p[GET_VER_FW_MINOR], ==, FW_VER_MINOR);
     g_assert_cmpuint(p[GET_VER_FW_PATCH], ==, FW_VER_PATCH);
