@@ -47,12 +47,14 @@ key=$( { echo "${QDSC:+$(basename "$QDSC")}$QTREE"
          echo "${configure_opts[*]}"; } | sha256sum | cut -c1-16)
 tree=$IRDMA_SIM_CACHE/qemu/tree-$key
 
-# Device sources: content-compared, so unchanged files keep their mtime and are not rebuilt.
+# Device sources, and the device's qtest (tests/qtest/, hooked into QEMU's qtests by the
+# patch set): content-compared, so unchanged files keep their mtime and are not rebuilt.
 sync_device_sources() {
     mkdir -p "$1/hw/irdma-sim/emu"
     rsync -rc --delete --exclude=/emu/ "$repo/hw/" "$1/hw/irdma-sim/"
     rsync -rc --delete --include='*/' --include='*.c' --include='*.h' --include='meson.build' \
         --exclude='*' "$repo/emu/" "$1/hw/irdma-sim/emu/"
+    rsync -c "$repo"/tests/qtest/irdma-sim-*.[ch] "$1/tests/qtest/"
 }
 
 # A user's tree that changed since it was copied is copied and configured anew.

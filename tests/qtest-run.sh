@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The device's qtest (tests/qtest/irdma-sim-test.c, docs/user-guide.md "The qtest") in QEMU's
+# own harness: scripts/build-qemu.sh builds the QEMU of IRDMA_SIM_QEMU with the device and
+# syncs the test into its tree, whose qemu-patches/ set lists it among the x86_64 qtests; then
+# only the test binary is built and `meson test` runs it there (qtest-x86_64/irdma-sim-test).
+# No guest is booted. Prints one PASS/FAIL line per test case, the build and run times, and
+# "N passed, N failed"; exits non-zero on a failure or a build that fails.
+#   tests/qtest-run.sh
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+test_name=irdma-sim-test
+log=$repo/build/qtest-build.log
+passed=0 failed=0
+mkdir -p "$repo/build"
+
+result() {      # result PASS|FAIL NAME [WHY]
+    printf '%-8sqtest: %s%s\n' "$1" "$2" "${3:+: $3}"
+    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit
+}
+
+start=$(date +%s)
+if ! bash "$repo/scripts/build-qemu.sh" > "$log" 2>&1; then
+    tail -n 20 "$log"
+    result FAIL build "scripts/build-qemu.sh failed, see $log"
+    finish
+fi
+build=$(dirname "$(readlink -f "$repo/build/qemu-system-x86_64")")
+# The build tools the tree was configured with (QEMU 11.1: a newer meson, on PYTHONPATH), for
+# ninja's re-configure and for meson test, as scripts/build-qemu.sh has them.
+. "$repo/scripts/config.sh"
+QTOOLS=
+eval "$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}")"
+[ -z "$QTOOLS" ] || export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
+if ! ninja -C "$build" "tests/qtest/$test_name" >> "$log" 2>&1; then
+    tail -n 30 "$log"
+    result FAIL build "the test binary did not build, see $log"
+    finish
+fi
+echo "qtest: built in $(( $(date +%s) - start )) s ($(sed -n 's/^build-qemu: QEMU \([^ ]*\) .*/\1/p' "$log" | head -n 1))"
+
+# The meson that configured the tree: QEMU 8.1 on runs it from the build tree's venv.
+meson=meson
+[ -x "$build/pyvenv/bin/meson" ] && meson=$build/pyvenv/bin/meson
+# The test cases, as the binary lists them (its paths name the target, from the emulator).
+mapfile -t cases < <(cd "$build" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+                     "tests/qtest/$test_name" -l | grep '^/')
+if [ ${#cases[@]} = 0 ]; then
+    result FAIL list "tests/qtest/$test_name -l listed no test case"
+    finish
+fi
+
+start=$(date +%s)
+"$meson" test -C "$build" --no-rebuild --print-errorlogs "qtest-x86_64/$test_name" \
+    > "$repo/build/qtest-meson.log" 2>&1
+rc=$?
+echo "qtest: meson test took $(( $(date +%s) - start )) s"
+# Each case's verdict from the TAP stream meson records ("ok N PATH" / "not ok N PATH").
+testlog=$build/meson-logs/testlog.txt
+for c in "${cases[@]}"; do
+    if grep -qE "^ok [0-9]+ $c( |$)" "$testlog" 2> /dev/null; then
+        result PASS "$c"
+    else
+        result FAIL "$c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" "$testlog" 2> /dev/null |
+                            head -n 3 | tr '\n' ' ' | cut -c1-300)"
+    fi
+done
+if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
+    result FAIL "meson test" "exit $rc, see $repo/build/qtest-meson.log"
+fi
+finish
