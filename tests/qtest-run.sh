@@ -10,23 +10,17 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 test_name=irdma-sim-test
 log=$repo/build/qtest-build.log
-passed=0 failed=0
 mkdir -p "$repo/build"
-
-result() {      # result PASS|FAIL NAME [WHY]
-    printf '%-8sqtest: %s%s\n' "$1" "$2" "${3:+: $3}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+. "$repo/tests/lib-result.sh"
+qtest_result() {    # qtest_result PASS|FAIL NAME [WHY]
+    result "$1" "qtest: $2${3:+: $3}"
 }
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" = 0 ]
-    exit
-}
+finish() { results; exit; }
 
 start=$(date +%s)
 if ! bash "$repo/scripts/build-qemu.sh" > "$log" 2>&1; then
     tail -n 20 "$log"
-    result FAIL build "scripts/build-qemu.sh failed, see $log"
+    qtest_result FAIL build "scripts/build-qemu.sh failed, see $log"
     finish
 fi
 build=$(dirname "$(readlink -f "$repo/build/qemu-system-x86_64")")
@@ -38,7 +32,7 @@ eval "$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DE
 [ -z "$QTOOLS" ] || export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
 if ! ninja -C "$build" "tests/qtest/$test_name" >> "$log" 2>&1; then
     tail -n 30 "$log"
-    result FAIL build "the test binary did not build, see $log"
+    qtest_result FAIL build "the test binary did not build, see $log"
     finish
 fi
 echo "qtest: built in $(( $(date +%s) - start )) s ($(sed -n 's/^build-qemu: QEMU \([^ ]*\) .*/\1/p' "$log" | head -n 1))"
@@ -50,7 +44,7 @@ meson=meson
 mapfile -t cases < <(cd "$build" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
                      "tests/qtest/$test_name" -l | grep '^/')
 if [ ${#cases[@]} = 0 ]; then
-    result FAIL list "tests/qtest/$test_name -l listed no test case"
+    qtest_result FAIL list "tests/qtest/$test_name -l listed no test case"
     finish
 fi
 
@@ -63,13 +57,13 @@ echo "qtest: meson test took $(( $(date +%s) - start )) s"
 testlog=$build/meson-logs/testlog.txt
 for c in "${cases[@]}"; do
     if grep -qE "^ok [0-9]+ $c( |$)" "$testlog" 2> /dev/null; then
-        result PASS "$c"
+        qtest_result PASS "$c"
     else
-        result FAIL "$c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" "$testlog" 2> /dev/null |
+        qtest_result FAIL "$c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" "$testlog" 2> /dev/null |
                             head -n 3 | tr '\n' ' ' | cut -c1-300)"
     fi
 done
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
-    result FAIL "meson test" "exit $rc, see $repo/build/qtest-meson.log"
+    qtest_result FAIL "meson test" "exit $rc, see $repo/build/qtest-meson.log"
 fi
 finish
