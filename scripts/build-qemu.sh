@@ -7,7 +7,8 @@
 # configured tree is cached outside the checkout, keyed on the source, the patches, the device
 # list and the configure options; a later run only re-syncs the device sources and lets ninja
 # rebuild what changed.
-# Leaves build/qemu-system-x86_64 (a link into the cache).
+# Leaves build/qemu-system-x86_64 (a link into the cache), or the link LINK names.
+#   scripts/build-qemu.sh [LINK]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
@@ -116,6 +117,7 @@ for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
     done
 done
 
-mkdir -p "$repo/build"
-ln -sfn "$tree/build/qemu-system-x86_64" "$repo/build/qemu-system-x86_64"
-echo "build-qemu: build/qemu-system-x86_64 ready (QEMU $QVERSION)"
+link=${1:-$repo/build/qemu-system-x86_64}
+mkdir -p "$(dirname "$link")"
+ln -sfn "$tree/build/qemu-system-x86_64" "$link"
+echo "build-qemu: ${link#"$repo"/} ready (QEMU $QVERSION)"

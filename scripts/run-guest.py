@@ -560,13 +560,19 @@ def junit_suite(g, suite_name):
     return suite
 
 
+def qemu_name():
+    """The QEMU the device is built into, as the README commands name it (--qemu)."""
+    return os.environ.get("IRDMA_SIM_QEMU") or "default"
+
+
 def write_junit(a, guests):
     """--junit FILE (or a new file in $IRDMA_SIM_JUNIT_DIR): the run's JUnit XML report."""
     path = a.junit
     if not path and os.environ.get("IRDMA_SIM_JUNIT_DIR"):
         d = os.environ["IRDMA_SIM_JUNIT_DIR"]
         os.makedirs(d, exist_ok=True)
-        stem = os.path.join(d, f"{a.slug}-{os.path.basename(a.log)[:-4]}")
+        stem = os.path.join(d, f"{a.slug}-{re.sub(r'[^A-Za-z0-9.]+', '_', qemu_name())}-"
+                                f"{os.path.basename(a.log)[:-4]}")
         path, n = stem + ".xml", 1
         while os.path.exists(path):           # the same log name twice (determinism's boots)
             n += 1
@@ -576,7 +582,7 @@ def write_junit(a, guests):
     what = a.list or ",".join(a.test_names)
     root = ET.Element("testsuites")
     for g in guests:
-        name = f"kernel {a.slug}: {what}" + (f" (guest {g.name}, {g.nic})" if a.peer_tests else "")
+        name = f"kernel {a.slug}, QEMU {qemu_name()}: {what}" + (f" (guest {g.name}, {g.nic})" if a.peer_tests else "")
         root.append(junit_suite(g, name))
     ET.indent(root)
     tmp = path + ".tmp"
