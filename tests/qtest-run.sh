@@ -4,13 +4,17 @@
 # syncs the test into its tree, whose qemu-patches/ set lists it among the x86_64 qtests; then
 # only the test binary is built and `meson test` runs it there (qtest-x86_64/irdma-sim-test).
 # No guest is booted. Prints one PASS/FAIL line per test case, the build and run times, and
-# "N passed, N failed"; exits non-zero on a failure or a build that fails.
-#   tests/qtest-run.sh
+# "N passed, N failed"; exits non-zero on a failure or a build that fails. LINK: where
+# build-qemu.sh leaves its link to the emulator (default build/qemu-system-x86_64).
+#   tests/qtest-run.sh [LINK]
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 test_name=irdma-sim-test
-log=$repo/build/qtest-build.log
-mkdir -p "$repo/build"
+link=${1:-$repo/build/qemu-system-x86_64}
+# The logs go next to the link.
+logs=$(dirname "$link")
+log=$logs/qtest-build.log
+mkdir -p "$logs"
 . "$repo/tests/lib-result.sh"
 qtest_result() {    # qtest_result PASS|FAIL NAME [WHY]
     result "$1" "qtest: $2${3:+: $3}"
@@ -18,12 +22,12 @@ qtest_result() {    # qtest_result PASS|FAIL NAME [WHY]
 finish() { results; exit; }
 
 start=$(date +%s)
-if ! bash "$repo/scripts/build-qemu.sh" > "$log" 2>&1; then
+if ! bash "$repo/scripts/build-qemu.sh" "$link" > "$log" 2>&1; then
     tail -n 20 "$log"
     qtest_result FAIL build "scripts/build-qemu.sh failed, see $log"
     finish
 fi
-build=$(dirname "$(readlink -f "$repo/build/qemu-system-x86_64")")
+build=$(dirname "$(readlink -f "$link")")
 # The build tools the tree was configured with (QEMU 11.1: a newer meson, on PYTHONPATH), for
 # ninja's re-configure and for meson test, as scripts/build-qemu.sh has them.
 . "$repo/scripts/config.sh"
@@ -50,7 +54,7 @@ fi
 
 start=$(date +%s)
 "$meson" test -C "$build" --no-rebuild --print-errorlogs "qtest-x86_64/$test_name" \
-    > "$repo/build/qtest-meson.log" 2>&1
+    > "$logs/qtest-meson.log" 2>&1
 rc=$?
 echo "qtest: meson test took $(( $(date +%s) - start )) s"
 # Each case's verdict from the TAP stream meson records ("ok N PATH" / "not ok N PATH").
@@ -64,6 +68,6 @@ for c in "${cases[@]}"; do
     fi
 done
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
-    qtest_result FAIL "meson test" "exit $rc, see $repo/build/qtest-meson.log"
+    qtest_result FAIL "meson test" "exit $rc, see $logs/qtest-meson.log"
 fi
 finish
