@@ -1,6 +1,6 @@
 /*
- * rdma-lat: the latency of one RDMA WRITE as the guest sees it, for benchmark 3 of issue #9
- * (scripts/bench-latency.sh compares it with the timing model's prediction under -icount).
+ * rdma-lat: the latency of one RDMA WRITE as the guest sees it (scripts/bench-latency.sh
+ * compares it with the timing model's prediction under -icount).
  *
  *   rdma-lat DEV GID_INDEX ITERATIONS SIZE...
  *

@@ -36,18 +36,32 @@ class KernelError(Exception):
     pass
 
 
-def config():
-    """The variables of scripts/config.sh, as bash sees them."""
-    out = subprocess.run(["bash", "-c", f'. "{HERE}/config.sh"; '
-                          'printf "%s\\0%s\\0%s\\0%s\\0" "$IRDMA_SIM_CACHE" "$KERNEL_MATRIX" '
-                          '"$KERNEL_DEFAULT" "$NEWER_SUITES"'],
+def config_vars(*names):
+    """The values of scripts/config.sh's variables @names, as bash sees them."""
+    fmt = "%s\\0" * len(names)
+    args = " ".join(f'"${n}"' for n in names)
+    out = subprocess.run(["bash", "-c", f'. "{HERE}/config.sh"; printf "{fmt}" {args}'],
                          check=True, capture_output=True, text=True).stdout.split("\0")
-    cache, matrix, default, suites = out[:4]
+    return out[:len(names)]
+
+
+def matrix_rows(matrix, fields):
+    """A matrix variable of config.sh, one row per line, as {first word: {field: word}}."""
     rows = {}
     for line in matrix.splitlines():
         f = line.split()
         if f:
-            rows[f[0]] = {"suite": f[1], "abi": f[2], "version": f[3], "pkgs": f[4].split(",")}
+            rows[f[0]] = dict(zip(fields, f[1:]))
+    return rows
+
+
+def config():
+    """The kernel matrix and the rest of scripts/config.sh this module needs."""
+    cache, matrix, default, suites = config_vars("IRDMA_SIM_CACHE", "KERNEL_MATRIX",
+                                                 "KERNEL_DEFAULT", "NEWER_SUITES")
+    rows = matrix_rows(matrix, ("suite", "abi", "version", "pkgs"))
+    for r in rows.values():
+        r["pkgs"] = r["pkgs"].split(",")
     return cache, rows, default, suites.split()
 
 

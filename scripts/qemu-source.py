@@ -44,15 +44,11 @@ class QemuError(Exception):
 
 def config():
     """QEMU_MATRIX rows as {name: {"suite", "pin", "sha256"}}, the default, the cache."""
-    out = subprocess.run(["bash", "-c", f'. "{HERE}/config.sh"; printf "%s\\0%s\\0%s\\0%s\\0" '
-                          '"$IRDMA_SIM_CACHE" "$QEMU_MATRIX" "$QEMU_DEFAULT" "$QEMU_SRC_PKG"'],
-                         check=True, capture_output=True, text=True).stdout.split("\0")
-    cache, matrix, default, pkg = out[:4]
-    rows = {}
-    for line in matrix.splitlines():
-        f = line.split()
-        if f:
-            rows[f[0]] = {"suite": f[1], "pin": f[2], "sha256": f[3], "tools": f[4].split(",")}
+    cache, matrix, default, pkg = kernel.config_vars("IRDMA_SIM_CACHE", "QEMU_MATRIX",
+                                                     "QEMU_DEFAULT", "QEMU_SRC_PKG")
+    rows = kernel.matrix_rows(matrix, ("suite", "pin", "sha256", "tools"))
+    for r in rows.values():
+        r["tools"] = r["tools"].split(",")
     return cache, rows, default, pkg
 
 

@@ -2,13 +2,34 @@
 #ifndef IRDMA_EMU_INET_H
 #define IRDMA_EMU_INET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Ethernet: address and header lengths, the FCS, an 802.1Q tag, the EtherTypes in use. */
+#define ETH_ALEN             6
+#define ETH_HLEN             14
+#define ETH_FCS_LEN          4
+#define VLAN_HLEN            4
+#define ETH_P_IPV4           0x0800
+#define ETH_P_IPV6           0x86dd
+#define ETH_P_8021Q          0x8100
 
 /* RoCEv2's UDP destination port: what the receive side tells RDMA frames apart by. */
 #define ROCEV2_UDP_PORT      4791
 /* The I/G bit of a destination MAC (its first byte's bit 0): a group (multicast) address. */
 #define ETH_GROUP_BIT        0x01
+
+/* A multicast destination IP address: IPv4 224.0.0.0/4, IPv6 ff00::/8 (first byte at @ip). */
+static inline bool inet_ip4_is_multicast(const uint8_t *ip)
+{
+    return (ip[0] & 0xf0) == 0xe0;
+}
+
+static inline bool inet_ip6_is_multicast(const uint8_t *ip)
+{
+    return ip[0] == 0xff;
+}
 
 static inline uint16_t get_be16(const uint8_t *p)
 {

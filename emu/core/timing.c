@@ -1,8 +1,8 @@
 /* timing.c - the timing model's parameters and costs (see timing.h, docs/timing.md). */
 #include "core/timing.h"
+#include "core/inet.h"
 
 #define NS_PER_US           1000ull
-#define ETH_FCS_LEN         4
 #define ETH_MIN_FRAME       64       /* with the FCS */
 #define ETH_PREAMBLE_IFG    20       /* preamble + SFD (8) and the inter-frame gap (12) */
 

@@ -2,6 +2,7 @@
 #include "fw/dcb.h"
 #include "fw/sched.h"
 #include "core/e810_regs.h"
+#include "core/inet.h"
 #include "core/le.h"
 #include "core/trace.h"
 
@@ -26,7 +27,6 @@
 #define MIB_LOCAL_LEN               2
 #define MIB_REMOTE_LEN              4
 #define LLDPDU_SIZE                 1500
-#define ETH_HDR_LEN                 14
 #define LLDP_ETHERTYPE              0x88cc
 
 /* 0x0A01, 0x0A05, 0x0A06, 0x0A09, 0x0A0A */
@@ -187,7 +187,7 @@ static unsigned build_lldpdu(const DcbCfg *c, const uint8_t *mac, uint8_t *buf)
     memcpy(buf + 6, mac, 6);
     buf[12] = LLDP_ETHERTYPE >> 8;
     buf[13] = LLDP_ETHERTYPE & 0xff;
-    off = ETH_HDR_LEN;
+    off = ETH_HLEN;
     off += put_org_tlv(buf + off, OUI_IEEE_8021QAZ, SUBTYPE_ETS_CFG, ETS_TLV_LEN);
     put_ets_body(buf + off, c);
     off += ETS_TLV_LEN - TLV_OUI_LEN;

@@ -64,10 +64,6 @@
 #define VSI_Q_OPT_PE_FLTR_EN    0x01
 #define RSS_MAX_INPUT           36
 
-#define ETH_HLEN                14
-#define ETH_P_IPV4              0x0800
-#define ETH_P_IPV6              0x86dd
-#define ETH_P_8021Q             0x8100
 #define IPPROTO_ICMP            1
 #define IPPROTO_TCP             6
 #define IPPROTO_UDP             17

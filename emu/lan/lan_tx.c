@@ -69,11 +69,6 @@
  * the same run, in inline timing mode too). */
 #define TX_YIELD_NS             1
 
-#define ETH_HLEN                14
-#define ETH_P_IPV4              0x0800
-#define ETH_P_IPV6              0x86dd
-#define ETH_P_8021Q             0x8100
-#define VLAN_HLEN               4
 #define IPPROTO_TCP             6
 #define IPPROTO_UDP             17
 #define TCP_FLAG_FIN            0x01

@@ -1,6 +1,7 @@
 /* wire.c - the port's wire (see wire.h). */
 #include "port/wire.h"
 #include "core/e810_regs.h"
+#include "core/inet.h"
 #include "core/regs.h"
 #include "core/trace.h"
 
@@ -10,9 +11,6 @@
  * device's one port is port 0. Octets and the size buckets count each frame with its 4-byte
  * FCS, as the MAC sees it. */
 #define PORT_STAT_PORT          0
-#define ETH_FCS_LEN             4
-#define ETH_ALEN                6
-#define ETH_ADDR_MULTICAST      0x01        /* the group bit of the first address byte */
 
 /* The counters, in the order of port_stat_regs[]. */
 typedef enum PortStat {
@@ -106,7 +104,7 @@ static void port_count(Wire *w, const uint8_t *frame, size_t len, bool rx)
     c[rx ? PS_GORC : PS_GOTC] += wire_len;
     if (!memcmp(frame, bcast, ETH_ALEN)) {
         c[rx ? PS_BPRC : PS_BPTC]++;
-    } else if (frame[0] & ETH_ADDR_MULTICAST) {
+    } else if (frame[0] & ETH_GROUP_BIT) {
         c[rx ? PS_MPRC : PS_MPTC]++;
     } else {
         c[rx ? PS_UPRC : PS_UPTC]++;

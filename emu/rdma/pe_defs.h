@@ -260,13 +260,21 @@ static inline uint64_t pe_prep(uint64_t mask, uint64_t v)
 #define GSTATS_IP4RXOCTS           8                   /* byte offsets of the counters' qwords */
 #define GSTATS_IP4RXPKTS           16
 #define GSTATS_IP4RXDISCARD        24                  /* bits 63:32 */
+#define GSTATS_IP4RXMCOCTS         40
+#define GSTATS_IP4RXMCPKTS         48
 #define GSTATS_IP6RXOCTS           56
 #define GSTATS_IP6RXPKTS           64
 #define GSTATS_IP6RXDISCARD        72                  /* bits 63:32 */
+#define GSTATS_IP6RXMCOCTS         88
+#define GSTATS_IP6RXMCPKTS         96
 #define GSTATS_IP4TXOCTS           104
 #define GSTATS_IP4TXPKTS           112
+#define GSTATS_IP4TXMCOCTS         128
+#define GSTATS_IP4TXMCPKTS         136
 #define GSTATS_IP6TXOCTS           144
 #define GSTATS_IP6TXPKTS           152
+#define GSTATS_IP6TXMCOCTS         168
+#define GSTATS_IP6TXMCPKTS         176
 #define GSTATS_TCPRTXSEG           216                 /* bits 63:32 */
 #define GSTATS_UDPRXPKTS           224
 #define GSTATS_UDPTXPKTS           232

@@ -5,11 +5,6 @@
 #include "core/inet.h"
 #include "core/le.h"
 
-#define ETH_HDR        14
-#define VLAN_TAG       4
-#define ETHTYPE_VLAN   0x8100
-#define ETHTYPE_IPV4   0x0800
-#define ETHTYPE_IPV6   0x86dd
 #define IPV4_HDR       20
 #define IPV6_HDR       40
 #define IPV4_DF        0x4000
@@ -122,11 +117,11 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
     memcpy(b + 6, p->smac, 6);
     b += 12;
     if (p->vlan) {
-        put_be16(b, ETHTYPE_VLAN);
+        put_be16(b, ETH_P_8021Q);
         put_be16(b + 2, p->vlan_tci);
-        b += VLAN_TAG;
+        b += VLAN_HLEN;
     }
-    put_be16(b, p->ipv4 ? ETHTYPE_IPV4 : ETHTYPE_IPV6);
+    put_be16(b, p->ipv4 ? ETH_P_IPV4 : ETH_P_IPV6);
     l3 = b += 2;
     if (p->ipv4) {
         memset(b, 0, IPV4_HDR);
@@ -210,7 +205,7 @@ size_t rocev2_build(const RocePkt *p, uint8_t *out)
 
 size_t rocev2_l2_len(const RocePkt *p)
 {
-    return ETH_HDR + (p->vlan ? VLAN_TAG : 0);
+    return ETH_HLEN + (p->vlan ? VLAN_HLEN : 0);
 }
 
 size_t rocev2_payload_offset(const RocePkt *p)
@@ -280,25 +275,25 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
     size_t l4;
 
     memset(p, 0, sizeof(*p));
-    if (len < ETH_HDR) {
+    if (len < ETH_HLEN) {
         return ROCE_PARSE_NOT_ROCE;
     }
     memcpy(p->dmac, b, 6);
     memcpy(p->smac, b + 6, 6);
     type = get_be16(b + 12);
-    b += ETH_HDR;
-    if (type == ETHTYPE_VLAN) {
-        if (len < ETH_HDR + VLAN_TAG) {
+    b += ETH_HLEN;
+    if (type == ETH_P_8021Q) {
+        if (len < ETH_HLEN + VLAN_HLEN) {
             return ROCE_PARSE_NOT_ROCE;
         }
         p->vlan = true;
         p->vlan_tci = get_be16(b);
         type = get_be16(b + 2);
-        b += VLAN_TAG;
+        b += VLAN_HLEN;
     }
     l3 = b;
     end = frame + len;
-    if (type == ETHTYPE_IPV4) {
+    if (type == ETH_P_IPV4) {
         if (end - b < IPV4_HDR || b[0] != 0x45 || b[9] != IPPROTO_UDP_) {
             return ROCE_PARSE_NOT_ROCE;
         }
@@ -312,7 +307,7 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
         }
         end = b + get_be16(b + 2);      /* past it: Ethernet padding */
         b += IPV4_HDR;
-    } else if (type == ETHTYPE_IPV6) {
+    } else if (type == ETH_P_IPV6) {
         if (end - b < IPV6_HDR || (b[0] >> 4) != 6 || b[6] != IPPROTO_UDP_) {
             return ROCE_PARSE_NOT_ROCE;
         }

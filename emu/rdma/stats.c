@@ -1,6 +1,7 @@
 /* stats.c - the RDMA engine's statistics (see stats.h). */
 #include "rdma/stats.h"
 #include "rdma/pe_defs.h"
+#include "core/inet.h"
 #include "core/trace.h"
 
 /* Where a counter sits in the gather-stats buffer: its qword, bit offset and width. */
@@ -20,6 +21,14 @@ static const StatsField fields[STATS_NUM_COUNTERS] = {
     [STATS_IP4_TX_PKTS] = { GSTATS_IP4TXPKTS, 0, GSTATS_WIDTH_48 },
     [STATS_IP6_TX_OCTS] = { GSTATS_IP6TXOCTS, 0, GSTATS_WIDTH_48 },
     [STATS_IP6_TX_PKTS] = { GSTATS_IP6TXPKTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP4_RX_MC_OCTS] = { GSTATS_IP4RXMCOCTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP4_RX_MC_PKTS] = { GSTATS_IP4RXMCPKTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP6_RX_MC_OCTS] = { GSTATS_IP6RXMCOCTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP6_RX_MC_PKTS] = { GSTATS_IP6RXMCPKTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP4_TX_MC_OCTS] = { GSTATS_IP4TXMCOCTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP4_TX_MC_PKTS] = { GSTATS_IP4TXMCPKTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP6_TX_MC_OCTS] = { GSTATS_IP6TXMCOCTS, 0, GSTATS_WIDTH_48 },
+    [STATS_IP6_TX_MC_PKTS] = { GSTATS_IP6TXMCPKTS, 0, GSTATS_WIDTH_48 },
     [STATS_RETRANSMITS] = { GSTATS_TCPRTXSEG, GSTATS_HIGH_HALF, GSTATS_WIDTH_32 },
     [STATS_UDP_RX_PKTS] = { GSTATS_UDPRXPKTS, 0, GSTATS_WIDTH_48 },
     [STATS_UDP_TX_PKTS] = { GSTATS_UDPTXPKTS, 0, GSTATS_WIDTH_48 },
@@ -97,6 +106,13 @@ void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint64
     } else {
         stats_count(d, inst, rx ? STATS_IP6_RX_PKTS : STATS_IP6_TX_PKTS, n);
         stats_count(d, inst, rx ? STATS_IP6_RX_OCTS : STATS_IP6_TX_OCTS, octs);
+    }
+    if (p->ipv4 && inet_ip4_is_multicast(p->dip)) {
+        stats_count(d, inst, rx ? STATS_IP4_RX_MC_PKTS : STATS_IP4_TX_MC_PKTS, n);
+        stats_count(d, inst, rx ? STATS_IP4_RX_MC_OCTS : STATS_IP4_TX_MC_OCTS, octs);
+    } else if (!p->ipv4 && inet_ip6_is_multicast(p->dip)) {
+        stats_count(d, inst, rx ? STATS_IP6_RX_MC_PKTS : STATS_IP6_TX_MC_PKTS, n);
+        stats_count(d, inst, rx ? STATS_IP6_RX_MC_OCTS : STATS_IP6_TX_MC_OCTS, octs);
     }
     stats_count(d, inst, rx ? STATS_UDP_RX_PKTS : STATS_UDP_TX_PKTS, n);
     /* Messages: a MIDDLE or LAST packet continues one already counted. */

@@ -11,6 +11,9 @@
  * What is counted, as the RoCEv2 packets pass:
  *   ip4/ip6 In/Out Pkts and Octets  every RoCEv2 packet sent and received; octets are the IP
  *                                   datagram's (IP header to ICRC), by the IP version
+ *   ip4/ip6 In/Out McastPkts, Octs  the part of those sent to a multicast IP address (224/4,
+ *                                   ff00::/8): a UD datagram to a group, counted once per
+ *                                   frame however many QPs take a copy
  *   RxUDP, TxUDP                    the same packets (each is one UDP datagram)
  *   ip4/ip6 InDiscards              received frames the engine drops before a QP takes them:
  *                                   bad ICRC, malformed, no such QP (or of the other type)
@@ -21,7 +24,7 @@
  *                                   retransmission counter, which RoCE traffic reuses
  *   RdmaBnd, RdmaInv                memory window binds, invalidates (local and remote)
  * Counters wrap at their width in the layout (48 or 32 bits). Not modelled, so always 0:
- * multicast, fragments, truncation, no-route, VLAN errors, TCP segments and errors (iWARP),
+ * fragments, truncation, no-route, VLAN errors, TCP segments and errors (iWARP),
  * ECN marks and CNPs (no congestion control).
  */
 #ifndef IRDMA_EMU_STATS_H
@@ -36,6 +39,8 @@ typedef enum StatsCounter {
     STATS_IP4_RX_OCTS, STATS_IP4_RX_PKTS, STATS_IP4_RX_DISCARDS,
     STATS_IP6_RX_OCTS, STATS_IP6_RX_PKTS, STATS_IP6_RX_DISCARDS,
     STATS_IP4_TX_OCTS, STATS_IP4_TX_PKTS, STATS_IP6_TX_OCTS, STATS_IP6_TX_PKTS,
+    STATS_IP4_RX_MC_OCTS, STATS_IP4_RX_MC_PKTS, STATS_IP6_RX_MC_OCTS, STATS_IP6_RX_MC_PKTS,
+    STATS_IP4_TX_MC_OCTS, STATS_IP4_TX_MC_PKTS, STATS_IP6_TX_MC_OCTS, STATS_IP6_TX_MC_PKTS,
     STATS_RETRANSMITS, STATS_UDP_RX_PKTS, STATS_UDP_TX_PKTS,
     STATS_RDMA_RX_WRITES, STATS_RDMA_RX_READS, STATS_RDMA_RX_SENDS,
     STATS_RDMA_TX_WRITES, STATS_RDMA_TX_READS, STATS_RDMA_TX_SENDS,

@@ -1,5 +1,5 @@
 /*
- * bench_emu.c - microbenchmarks of the device core without QEMU (issue #9, benchmark 1).
+ * bench_emu.c - microbenchmarks of the device core without QEMU (docs/performance.md).
  *
  * - CQP ops per second: NOP, and CREATE_CQ + DESTROY_CQ pairs, each op issued as irdma issues
  *   it (cqpt_op): the WQE written into the CQP ring, the doorbell, the device processing it,
@@ -12,7 +12,7 @@
  *   through the wire, the requester's frames carried to the responder and its ACKs back by the
  *   fake host (as test_transport.c does, without losses). Host memcpy() of the same bytes
  *   between the same buffers is measured in the same run, and the loopback ratio reported
- *   against the target of issue #9 (at least 50 % of memcpy from 64 KiB on); speed never
+ *   against its target (at least 50 % of memcpy from 64 KiB on); speed never
  *   makes the run fail.
  *
  * Each figure is one timed run of as many iterations as fill --time seconds (monotonic
@@ -23,7 +23,7 @@
  * size over internal loopback at the given RC MTU and link speed, under model timing with the
  * default parameters, from its doorbell to its CQE, in virtual ns.
  *
- * --suspend prints the model's QP suspend and resume latencies (issue #7): SUSPEND_QP posted
+ * --suspend prints the model's QP suspend and resume latencies: SUSPEND_QP posted
  * to its suspend-complete AE, on an idle QP and on one with a WRITE of each size on its way
  * (the AE waits for the last ACK), and RESUME_QP posted to the QP running again.
  */

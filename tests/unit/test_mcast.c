@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <string.h>
+#include "emu/core/inet.h"
 #include "emu/rdma/ah.h"
 #include "emu/rdma/roce.h"
 #include "emu/rdma/rocev2.h"
@@ -159,6 +160,19 @@ static void post_recvs(void)
     }
 }
 
+/* A's UD SEND of the test's datagram to the group (through its multicast AH), every QP with a
+ * receive posted first. */
+static void send_to_group(void)
+{
+    create_mcast_ah();
+    post_recvs();
+    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
+                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
+                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
+    ring(&qa);
+    settle();
+}
+
 /* A sends to the group it and B are attached to: the frame leaves for the network with the
  * group MAC and DQPN 0xFFFFFF, and both A and B receive it; C, not attached, gets nothing. */
 START_TEST(ud_send_to_a_group_reaches_every_attached_local_qp_and_the_wire)
@@ -168,13 +182,7 @@ START_TEST(ud_send_to_a_group_reaches_every_attached_local_qp_and_the_wire)
     GBytes *f;
 
     attach_a_and_b();
-    create_mcast_ah();
-    post_recvs();
-    post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = MC_SRC, .len = MC_LEN,
-                          .raddr = (uint64_t)ROCE_MCAST_QPN << 32 | MC_QKEY,
-                          .hdr_extra = pe_prep(SQWQE_AHID, MC_AH) });
-    ring(&qa);
-    settle();
+    send_to_group();
     ck_assert_uint_eq(h->frames->len, 1);
     f = g_ptr_array_index(h->frames, 0);
     ck_assert_int_eq(rocev2_parse(g_bytes_get_data(f, NULL), g_bytes_get_size(f), &p, true),
@@ -278,6 +286,36 @@ START_TEST(a_member_that_is_no_qp_drops_only_its_copy)
 }
 END_TEST
 
+/* The multicast counters of GATHER_STATS: A's SEND to the group is one multicast datagram out
+ * and, looped to the members here, one in (however many QPs take a copy); a frame from the
+ * wire is one more in. Each is also an IPv4 packet of the same octets; IPv6 counts nothing. */
+START_TEST(gather_stats_counts_multicast_datagrams_once_each)
+{
+    uint8_t frame[ROCE_FRAME_MAX];
+    size_t len = wire_frame(frame);
+    GBytes *sent;
+    uint64_t out_octs, in_octs;
+
+    attach_a_and_b();
+    send_to_group();
+    post_recvs();
+    roce_rx_frame(d, frame, len);
+    settle();
+    ck_assert_uint_eq(h->frames->len, 1);
+    sent = g_ptr_array_index(h->frames, 0);
+    out_octs = g_bytes_get_size(sent) - ETH_HLEN;
+    in_octs = out_octs + len - ETH_HLEN;
+    gather_stats(0);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXMCPKTS), 1);
+    ck_assert_uint_eq(stat48(GSTATS_IP4TXMCOCTS), out_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXMCPKTS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXMCOCTS), in_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXPKTS), 2);
+    ck_assert_uint_eq(stat48(GSTATS_IP4RXOCTS), in_octs);
+    ck_assert_uint_eq(stat48(GSTATS_IP6TXMCPKTS) + stat48(GSTATS_IP6RXMCPKTS), 0);
+}
+END_TEST
+
 Suite *mcast_suite(void)
 {
     Suite *s = suite_create("mcast");
@@ -289,6 +327,7 @@ Suite *mcast_suite(void)
     tcase_add_test(tc, detach_stops_delivery);
     tcase_add_test(tc, a_member_without_a_receive_drops_only_its_copy);
     tcase_add_test(tc, a_member_that_is_no_qp_drops_only_its_copy);
+    tcase_add_test(tc, gather_stats_counts_multicast_datagrams_once_each);
     suite_add_tcase(s, tc);
     return s;
 }
