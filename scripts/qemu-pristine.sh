@@ -1,7 +1,9 @@
 # The pristine QEMU tree the device's upstream series is made against and applied to
 # (scripts/qemu-series.sh, tests/qemu-series-check.sh), sourced after config.sh:
-#   pristine_resolve [SOURCE]   sets PSOURCE (a release tarball or a source tree), PVERSION
-#                               (its VERSION) and PTOOLS (QEMU 11.1's build tools for PYTHONPATH)
+#   pristine_resolve [SOURCE] [tools]
+#                               sets PSOURCE (a release tarball or a source tree) and PVERSION
+#                               (its VERSION); with "tools", PTOOLS too (QEMU 11.1's build tools,
+#                               for PYTHONPATH)
 #   pristine_tree DIR           unpacks or copies PSOURCE into the new directory DIR as a git
 #                               repository whose one commit is the release as it is
 # SOURCE is a QEMU 11.1.x release tarball (qemu-11.1.1.tar.xz from qemu.org, or Debian's orig
@@ -19,23 +21,34 @@ PRISTINE_MARKERS="VERSION configure meson.build hw/meson.build include/qemu/osde
 pristine_err() { echo "qemu-series: $*" >&2; return 2; }
 
 pristine_resolve() {
-    local src=${1:-} QDSC= QTOOLS= vars orig want got m
+    local src=${1:-} tools=${2:-} QDSC= QTOOLS= vars orig want got
+    PTOOLS=
+    # A source named is checked before anything is fetched.
+    if [ -n "$src" ]; then
+        pristine_check "$src" || return 2
+        [ -z "$tools" ] && return 0
+    fi
     vars=$(python3 "$repo/scripts/qemu-source.py" fetch "$PRISTINE_RELEASE") || return 2
     eval "$vars"
     PTOOLS=$QTOOLS
-    if [ -z "$src" ]; then
-        # The orig tarball's name and SHA-256, from the .dsc's Checksums-Sha256 field.
-        read -r want orig < <(awk '/^Checksums-Sha256:/ {f = 1; next} /^[^ ]/ {f = 0}
-                                   f && $3 ~ /\.orig\.tar\./ {print $1, $3}' "$QDSC") || true
-        [ -n "$orig" ] || { pristine_err "$QDSC names no orig tarball"; return 2; }
-        src=$(dirname "$QDSC")/$orig
-        [ -f "$src" ] || { pristine_err "no QEMU source tarball $src (its .dsc is there)"; return 2; }
-        got=$(sha256sum "$src" | cut -d' ' -f1)
-        [ "$want" = "$got" ] ||
-            { pristine_err "$src: SHA-256 $got, its .dsc says $want"; return 2; }
-    fi
-    [ -e "$src" ] || { pristine_err "no such QEMU source: $src"; return 2; }
-    PSOURCE=$(readlink -f "$src")
+    [ -z "$src" ] || return 0
+    # The orig tarball's name and SHA-256, from the .dsc's Checksums-Sha256 field.
+    read -r want orig < <(awk '/^Checksums-Sha256:/ {f = 1; next} /^[^ ]/ {f = 0}
+                               f && $3 ~ /\.orig\.tar\./ {print $1, $3}' "$QDSC") || true
+    [ -n "$orig" ] || { pristine_err "$QDSC names no orig tarball"; return 2; }
+    src=$(dirname "$QDSC")/$orig
+    [ -f "$src" ] || { pristine_err "no QEMU source tarball $src (its .dsc is there)"; return 2; }
+    got=$(sha256sum "$src" | cut -d' ' -f1)
+    [ "$want" = "$got" ] ||
+        { pristine_err "$src: SHA-256 $got, its .dsc says $want"; return 2; }
+    pristine_check "$src"
+}
+
+# pristine_check SOURCE: sets PSOURCE and PVERSION, or refuses a source that is not QEMU 11.1.x.
+pristine_check() {
+    local m
+    [ -e "$1" ] || { pristine_err "no such QEMU source: $1"; return 2; }
+    PSOURCE=$(readlink -f "$1")
     if [ -d "$PSOURCE" ]; then
         for m in $PRISTINE_MARKERS; do
             [ -e "$PSOURCE/$m" ] || { pristine_err "$PSOURCE is not a QEMU source tree (no $m)"; return 2; }
