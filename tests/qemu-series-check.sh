@@ -69,6 +69,11 @@ else
     finish
 fi
 step "pristine tree unpacked and series applied"
+# QEMU's style check of the series, for information: the device keeps the project's style
+# (100 columns), and QEMU asks an SPDX license line of each new file.
+(cd "$q" && perl scripts/checkpatch.pl -q --no-signoff "$work"/series/*.patch) > "$logs/checkpatch.log" 2>&1
+echo "qemu-series-check: scripts/checkpatch.pl: $(grep -c '^ERROR' "$logs/checkpatch.log") errors, $(grep -c '^WARNING' "$logs/checkpatch.log") warnings (not counted; $logs/checkpatch.log)"
+step "checkpatch ran"
 
 printf '%s\n' $devices > "$q/configs/devices/x86_64-softmmu/irdma-sim-check.mak"
 # Debian's orig tarball lacks prebuilt firmware the release has, and QEMU's configure names
