@@ -17,7 +17,8 @@ case ${1:-} in
     --source) [ $# = 2 ] || { echo "qemu-series-check: --source needs a tarball or tree" >&2; exit 2; }
               source_arg=$2 ;;
     "") ;;
-    *) echo "usage: tests/qemu-series-check.sh [--source TARBALL|TREE]" >&2; exit 2 ;;
+    *) echo "qemu-series-check: unknown option $1 (tests/qemu-series-check.sh [--source TARBALL|TREE])" >&2
+       exit 2 ;;
 esac
 test_name=irdma-sim-test
 # The devices of the qtest's machine (q35 and what it creates itself) and the device.
