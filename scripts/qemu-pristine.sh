@@ -8,8 +8,8 @@
 #                               repository whose one commit is the release as it is
 # SOURCE is a QEMU 11.1.x release tarball (qemu-11.1.1.tar.xz from qemu.org, or Debian's orig
 # tarball) or a source tree (a git checkout of v11.1.x: its .git and build/ are not copied).
-# Without one, it is Debian's orig tarball of QEMU 11.1 (upstream 11.1.x without a few prebuilt
-# firmware blobs, Debian's own patches not applied), from the cache where
+# Without one, it is Debian's orig tarball of QEMU 11.1 (upstream 11.1.x without its prebuilt
+# firmware and roms/ sources, Debian's own patches not applied), from the cache where
 # scripts/qemu-source.py keeps it (fetched first if it is not there), checked against the
 # SHA-256 its .dsc gives. Errors are one line on stderr; the caller exits 2.
 # shellcheck shell=bash
