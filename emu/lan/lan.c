@@ -82,4 +82,3 @@ void lan_pf_reset(IrdmaDev *d)
 {
     emu_regfile_reset_regs(d->regs, lan_regs, G_N_ELEMENTS(lan_regs));
 }
-

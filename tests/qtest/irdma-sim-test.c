@@ -8,9 +8,9 @@
  * the register BAR does not accept (wrong sizes, unaligned, past its end), after which QEMU
  * still runs and the registers read as before.
  *
- * Register offsets and the admin queue interface come from the device core's headers (emu/,
- * synced into QEMU's tree as hw/irdma-sim/emu); the values asserted are what the drivers
- * expect of them.
+ * Register offsets and the admin queue interface come from the device core's headers (emu/
+ * beneath the device's directory, on the include path the test's meson entry gives); the
+ * values asserted are what the drivers expect of them.
  */
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"

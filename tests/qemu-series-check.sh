@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The upstream series in a QEMU tree of its own: scripts/qemu-series.sh makes it from this
+# checkout, `git am` applies it to a fresh pristine QEMU 11.1.x tree (scripts/qemu-pristine.sh),
+# a minimal x86_64 QEMU with the device is configured and built there, and the device's qtest
+# runs in it with `meson test`. Prints a PASS/FAIL line for the apply, the build and each qtest
+# case, each step's time, and "N passed, N failed"; exits 1 on a failure, 2 on bad input.
+#   tests/qemu-series-check.sh [--source TARBALL|TREE]
+# The tree is built in a temporary directory of $IRDMA_SIM_CACHE/qemu, removed at the end
+# whatever happens; its logs are kept in build/qemu-series-check/.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/scripts/config.sh"
+. "$repo/scripts/qemu-pristine.sh"
+
+source_arg=
+case ${1:-} in
+    --source) [ $# = 2 ] || { echo "qemu-series-check: --source needs a tarball or tree" >&2; exit 2; }
+              source_arg=$2 ;;
+    "") ;;
+    *) echo "qemu-series-check: unknown option $1 (tests/qemu-series-check.sh [--source TARBALL|TREE])" >&2
+       exit 2 ;;
+esac
+test_name=irdma-sim-test
+# The devices of the qtest's machine (q35 and what it creates itself) and the device.
+devices="CONFIG_Q35=y CONFIG_HPET=y CONFIG_VMPORT=y CONFIG_VMMOUSE=y CONFIG_IRDMA_SIM=y"
+configure_opts=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
+    --without-default-devices --with-devices-x86_64=irdma-sim-check --disable-debug-info
+    --disable-docs --disable-tools --disable-werror --disable-download
+    --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
+logs=$repo/build/qemu-series-check
+passed=0 failed=0
+
+pristine_resolve "$source_arg" tools || exit 2
+[ -z "$PTOOLS" ] || export PYTHONPATH=$PTOOLS${PYTHONPATH:+:$PYTHONPATH}
+configure_opts+=(--python=/usr/bin/python3 --disable-install-blobs)
+mkdir -p "$IRDMA_SIM_CACHE/qemu" || exit 2
+work=$(mktemp -d "$IRDMA_SIM_CACHE/qemu/series-check.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+rm -rf "$logs"
+mkdir -p "$logs"
+q=$work/qemu b=$work/qemu/build
+
+result() {      # result PASS|FAIL WHAT [WHY]
+    printf '%-8s%s%s\n' "$1" "$2" "${3:+: $3}"
+    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ] && exit 0
+    exit 1
+}
+step() { echo "qemu-series-check: $1 in $(( $(date +%s) - t )) s"; t=$(date +%s); }
+
+t=$(date +%s)
+if ! bash "$repo/scripts/qemu-series.sh" ${source_arg:+--source "$source_arg"} "$work/series" \
+        > "$logs/series.log" 2>&1; then
+    cat "$logs/series.log"
+    result FAIL "series: made" "scripts/qemu-series.sh failed"
+    finish
+fi
+step "series made"
+pristine_tree "$q" || exit 2
+n=$(ls "$work"/series/*.patch | wc -l)
+if git -C "$q" -c user.name=irdma-sim -c user.email=irdma-sim@invalid \
+        am -q "$work"/series/*.patch > "$logs/git-am.log" 2>&1; then
+    result PASS "series: git am of $n patches to QEMU $PVERSION ($(basename "$PSOURCE"))"
+else
+    git -C "$q" am --abort > /dev/null 2>&1
+    result FAIL "series: git am" "$(head -n 3 "$logs/git-am.log" | tr '\n' ' ')"
+    finish
+fi
+step "pristine tree unpacked and series applied"
+# QEMU's style check of the series, for information: the device keeps the project's style
+# (100 columns), and QEMU asks an SPDX license line of each new file.
+(cd "$q" && perl scripts/checkpatch.pl -q --no-signoff "$work"/series/*.patch) > "$logs/checkpatch.log" 2>&1
+echo "qemu-series-check: scripts/checkpatch.pl: $(grep -c '^ERROR' "$logs/checkpatch.log") errors, $(grep -c '^WARNING' "$logs/checkpatch.log") warnings (not counted; $logs/checkpatch.log)"
+step "checkpatch ran"
+
+printf '%s\n' $devices > "$q/configs/devices/x86_64-softmmu/irdma-sim-check.mak"
+# Debian's orig tarball lacks prebuilt firmware the release has, and QEMU's configure names
+# some of it (the edk2 images it would unpack, the device trees it would install): empty files
+# stand in for those missing, never built nor installed here (only two targets are built).
+stand_ins=$(cd "$q/pc-bios" &&
+            { sed -n "s/^ *'\(edk2-[^']*\.fd\)',\$/\1.bz2/p" meson.build
+              sed -n "s/^ *'\([^']*\.dtb\)',\$/dtb\/\1/p" dtb/meson.build; } |
+            while read -r f; do [ -e "$f" ] || { : > "$f"; echo "$f"; }; done)
+[ -z "$stand_ins" ] ||
+    echo "qemu-series-check: $(echo "$stand_ins" | wc -l) firmware files the source lacks stood in for by empty files (pc-bios/edk2-*.fd.bz2, pc-bios/dtb/*.dtb)"
+mkdir -p "$b"
+if ! (cd "$b" && ../configure "${configure_opts[@]}") > "$logs/configure.log" 2>&1; then
+    tail -n 20 "$logs/configure.log"
+    result FAIL "series: build" "configure failed, see $logs/configure.log"
+    finish
+fi
+step "configured"
+if ! ninja -C "$b" qemu-system-x86_64 "tests/qtest/$test_name" > "$logs/ninja.log" 2>&1; then
+    grep -E 'error|FAILED' "$logs/ninja.log" | head -n 20
+    result FAIL "series: build" "ninja failed, see $logs/ninja.log"
+    finish
+fi
+step "qemu-system-x86_64 and $test_name built ($(grep -c '^\[' "$logs/ninja.log") steps)"
+warnings=$(grep -E 'irdma-sim.*warning:' "$logs/ninja.log")
+if [ -z "$warnings" ]; then
+    result PASS "series: build (no warning in the device's or the qtest's files)"
+else
+    echo "$warnings" | head -n 10
+    result FAIL "series: build" "$(echo "$warnings" | wc -l) warnings in the device's files"
+fi
+
+# Run from its build tree, QEMU looks for firmware under build/qemu-bundle/<firmwarepath>:
+# point those at Debian's seabios / qemu-system-data / ipxe-qemu files.
+for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
+    mkdir -p "$b/qemu-bundle$fw"
+    for f in "$fw"/*; do
+        [ -e "$b/qemu-bundle$f" ] || ln -s "$f" "$b/qemu-bundle$f"
+    done
+done
+mapfile -t cases < <(cd "$b" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+                     "tests/qtest/$test_name" -l | grep '^/')
+[ ${#cases[@]} -gt 0 ] || { result FAIL "qtest: list" "tests/qtest/$test_name -l listed no case"; finish; }
+"$b/pyvenv/bin/meson" test -C "$b" --no-rebuild --print-errorlogs "qtest-x86_64/$test_name" \
+    > "$logs/meson-test.log" 2>&1
+rc=$?
+step "meson test ran"
+cp "$b/meson-logs/testlog.txt" "$logs/" 2> /dev/null
+for c in "${cases[@]}"; do
+    if grep -qE "^ok [0-9]+ $c( |$)" "$logs/testlog.txt" 2> /dev/null; then
+        result PASS "qtest: $c"
+    else
+        result FAIL "qtest: $c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" \
+                                    "$logs/testlog.txt" 2> /dev/null | head -n 3 | tr '\n' ' ' | cut -c1-300)"
+    fi
+done
+[ "$rc" = 0 ] || [ "$failed" != 0 ] || result FAIL "qtest: meson test" "exit $rc, see $logs/meson-test.log"
+finish
