@@ -20,15 +20,13 @@ case ${1:-} in
     *) echo "qemu-series-check: unknown option $1 (tests/qemu-series-check.sh [--source TARBALL|TREE])" >&2
        exit 2 ;;
 esac
-test_name=irdma-sim-test
-# The devices of the qtest's machine (q35 and what it creates itself) and the device.
-devices="CONFIG_Q35=y CONFIG_HPET=y CONFIG_VMPORT=y CONFIG_VMMOUSE=y CONFIG_IRDMA_SIM=y"
 configure_opts=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
     --without-default-devices --with-devices-x86_64=irdma-sim-check --disable-debug-info
     --disable-docs --disable-tools --disable-werror --disable-download
     --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
 logs=$repo/build/qemu-series-check
-passed=0 failed=0
+. "$repo/tests/lib-result.sh"
+. "$repo/tests/lib-qtest.sh"
 
 pristine_resolve "$source_arg" tools || exit 2
 [ -z "$PTOOLS" ] || export PYTHONPATH=$PTOOLS${PYTHONPATH:+:$PYTHONPATH}
@@ -40,22 +38,14 @@ rm -rf "$logs"
 mkdir -p "$logs"
 q=$work/qemu b=$work/qemu/build
 
-result() {      # result PASS|FAIL WHAT [WHY]
-    printf '%-8s%s%s\n' "$1" "$2" "${3:+: $3}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" = 0 ] && exit 0
-    exit 1
-}
+finish() { results; exit; }
 step() { echo "qemu-series-check: $1 in $(( $(date +%s) - t )) s"; t=$(date +%s); }
 
 t=$(date +%s)
 if ! bash "$repo/scripts/qemu-series.sh" ${source_arg:+--source "$source_arg"} "$work/series" \
         > "$logs/series.log" 2>&1; then
     cat "$logs/series.log"
-    result FAIL "series: made" "scripts/qemu-series.sh failed"
+    result FAIL "series: made: scripts/qemu-series.sh failed"
     finish
 fi
 step "series made"
@@ -66,7 +56,7 @@ if git -C "$q" -c user.name=irdma-sim -c user.email=irdma-sim@invalid \
     result PASS "series: git am of $n patches to QEMU $PVERSION ($(basename "$PSOURCE"))"
 else
     git -C "$q" am --abort > /dev/null 2>&1
-    result FAIL "series: git am" "$(head -n 3 "$logs/git-am.log" | tr '\n' ' ')"
+    result FAIL "series: git am: $(head -n 3 "$logs/git-am.log" | tr '\n' ' ')"
     finish
 fi
 step "pristine tree unpacked and series applied"
@@ -76,7 +66,8 @@ step "pristine tree unpacked and series applied"
 echo "qemu-series-check: scripts/checkpatch.pl: $(grep -c '^ERROR' "$logs/checkpatch.log") errors, $(grep -c '^WARNING' "$logs/checkpatch.log") warnings (not counted; $logs/checkpatch.log)"
 step "checkpatch ran"
 
-printf '%s\n' $devices > "$q/configs/devices/x86_64-softmmu/irdma-sim-check.mak"
+# The devices of the harness's machine, as scripts/build-qemu.sh builds 11.1.
+cp "$repo/qemu-patches/11.1/devices-x86_64.mak" "$q/configs/devices/x86_64-softmmu/irdma-sim-check.mak"
 # Debian's orig tarball lacks prebuilt firmware the release has, and QEMU's configure names
 # some of it (the edk2 images it would unpack, the device trees it would install): empty files
 # stand in for those missing, never built nor installed here (only two targets are built).
@@ -89,22 +80,22 @@ stand_ins=$(cd "$q/pc-bios" &&
 mkdir -p "$b"
 if ! (cd "$b" && ../configure "${configure_opts[@]}") > "$logs/configure.log" 2>&1; then
     tail -n 20 "$logs/configure.log"
-    result FAIL "series: build" "configure failed, see $logs/configure.log"
+    result FAIL "series: build: configure failed, see $logs/configure.log"
     finish
 fi
 step "configured"
-if ! ninja -C "$b" qemu-system-x86_64 "tests/qtest/$test_name" > "$logs/ninja.log" 2>&1; then
+if ! ninja -C "$b" qemu-system-x86_64 tests/qtest/irdma-sim-test > "$logs/ninja.log" 2>&1; then
     grep -E 'error|FAILED' "$logs/ninja.log" | head -n 20
-    result FAIL "series: build" "ninja failed, see $logs/ninja.log"
+    result FAIL "series: build: ninja failed, see $logs/ninja.log"
     finish
 fi
-step "qemu-system-x86_64 and $test_name built ($(grep -c '^\[' "$logs/ninja.log") steps)"
+step "qemu-system-x86_64 and irdma-sim-test built ($(grep -c '^\[' "$logs/ninja.log") steps)"
 warnings=$(grep -E 'irdma-sim.*warning:' "$logs/ninja.log")
 if [ -z "$warnings" ]; then
     result PASS "series: build (no warning in the device's or the qtest's files)"
 else
     echo "$warnings" | head -n 10
-    result FAIL "series: build" "$(echo "$warnings" | wc -l) warnings in the device's files"
+    result FAIL "series: build: $(echo "$warnings" | wc -l) warnings in the device's files"
 fi
 
 # Run from its build tree, QEMU looks for firmware under build/qemu-bundle/<firmwarepath>:
@@ -115,21 +106,7 @@ for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
         [ -e "$b/qemu-bundle$f" ] || ln -s "$f" "$b/qemu-bundle$f"
     done
 done
-mapfile -t cases < <(cd "$b" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-                     "tests/qtest/$test_name" -l | grep '^/')
-[ ${#cases[@]} -gt 0 ] || { result FAIL "qtest: list" "tests/qtest/$test_name -l listed no case"; finish; }
-"$b/pyvenv/bin/meson" test -C "$b" --no-rebuild --print-errorlogs "qtest-x86_64/$test_name" \
-    > "$logs/meson-test.log" 2>&1
-rc=$?
+qtest_cases "$b" "$b/pyvenv/bin/meson" "$logs/meson-test.log"
 step "meson test ran"
 cp "$b/meson-logs/testlog.txt" "$logs/" 2> /dev/null
-for c in "${cases[@]}"; do
-    if grep -qE "^ok [0-9]+ $c( |$)" "$logs/testlog.txt" 2> /dev/null; then
-        result PASS "qtest: $c"
-    else
-        result FAIL "qtest: $c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" \
-                                    "$logs/testlog.txt" 2> /dev/null | head -n 3 | tr '\n' ' ' | cut -c1-300)"
-    fi
-done
-[ "$rc" = 0 ] || [ "$failed" != 0 ] || result FAIL "qtest: meson test" "exit $rc, see $logs/meson-test.log"
 finish

@@ -11,11 +11,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/scripts/config.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-result() {   # result PASS|FAIL TEXT
-    echo "$1 ${*:2}"
-    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
+. "$repo/tests/lib-result.sh"
 cache_state() { ls -a "$IRDMA_SIM_CACHE/qemu" 2> /dev/null | sort | xargs; }
 
 # refused NAME EXPECTED-TEXT ARGS...: both scripts exit 2 with one stderr line holding the text,
@@ -57,5 +53,4 @@ refused "a QEMU tarball of another release" "is QEMU 7.2.0: the series is made f
 refused "--source without its value" "--source needs a tarball or tree" --source
 refused "an unknown option" "unknown option --bogus" --bogus
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+results

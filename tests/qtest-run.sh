@@ -9,22 +9,19 @@
 #   tests/qtest-run.sh [LINK]
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-test_name=irdma-sim-test
 link=${1:-$repo/build/qemu-system-x86_64}
 # The logs go next to the link.
 logs=$(dirname "$link")
 log=$logs/qtest-build.log
 mkdir -p "$logs"
 . "$repo/tests/lib-result.sh"
-qtest_result() {    # qtest_result PASS|FAIL NAME [WHY]
-    result "$1" "qtest: $2${3:+: $3}"
-}
+. "$repo/tests/lib-qtest.sh"
 finish() { results; exit; }
 
 start=$(date +%s)
 if ! bash "$repo/scripts/build-qemu.sh" "$link" > "$log" 2>&1; then
     tail -n 20 "$log"
-    qtest_result FAIL build "scripts/build-qemu.sh failed, see $log"
+    result FAIL "qtest: build: scripts/build-qemu.sh failed, see $log"
     finish
 fi
 build=$(dirname "$(readlink -f "$link")")
@@ -34,9 +31,9 @@ build=$(dirname "$(readlink -f "$link")")
 QTOOLS=
 eval "$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}")"
 [ -z "$QTOOLS" ] || export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
-if ! ninja -C "$build" "tests/qtest/$test_name" >> "$log" 2>&1; then
+if ! ninja -C "$build" tests/qtest/irdma-sim-test >> "$log" 2>&1; then
     tail -n 30 "$log"
-    qtest_result FAIL build "the test binary did not build, see $log"
+    result FAIL "qtest: build: the test binary did not build, see $log"
     finish
 fi
 echo "qtest: built in $(( $(date +%s) - start )) s ($(sed -n 's/^build-qemu: QEMU \([^ ]*\) .*/\1/p' "$log" | head -n 1))"
@@ -44,30 +41,5 @@ echo "qtest: built in $(( $(date +%s) - start )) s ($(sed -n 's/^build-qemu: QEM
 # The meson that configured the tree: QEMU 8.1 on runs it from the build tree's venv.
 meson=meson
 [ -x "$build/pyvenv/bin/meson" ] && meson=$build/pyvenv/bin/meson
-# The test cases, as the binary lists them (its paths name the target, from the emulator).
-mapfile -t cases < <(cd "$build" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-                     "tests/qtest/$test_name" -l | grep '^/')
-if [ ${#cases[@]} = 0 ]; then
-    qtest_result FAIL list "tests/qtest/$test_name -l listed no test case"
-    finish
-fi
-
-start=$(date +%s)
-"$meson" test -C "$build" --no-rebuild --print-errorlogs "qtest-x86_64/$test_name" \
-    > "$logs/qtest-meson.log" 2>&1
-rc=$?
-echo "qtest: meson test took $(( $(date +%s) - start )) s"
-# Each case's verdict from the TAP stream meson records ("ok N PATH" / "not ok N PATH").
-testlog=$build/meson-logs/testlog.txt
-for c in "${cases[@]}"; do
-    if grep -qE "^ok [0-9]+ $c( |$)" "$testlog" 2> /dev/null; then
-        qtest_result PASS "$c"
-    else
-        qtest_result FAIL "$c" "$(grep -E "^(not ok [0-9]+ $c|Bail out!|.*ERROR:)" "$testlog" 2> /dev/null |
-                            head -n 3 | tr '\n' ' ' | cut -c1-300)"
-    fi
-done
-if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
-    qtest_result FAIL "meson test" "exit $rc, see $logs/qtest-meson.log"
-fi
+qtest_cases "$build" "$meson" "$logs/qtest-meson.log"
 finish
