@@ -28,6 +28,7 @@ import selectors
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 
@@ -264,9 +265,10 @@ class Guest:
         self.a, self.name, self.nic, self.tests, self.mac = a, name, nic, tests, mac
         self.log_path = a.log if name == "a" else a.log[:-4] + f"-{name}.log"
         self.initrd = a.initrds[tuple(tests)]
-        self.qmp_path = self.log_path + ".qmp"
-        if os.path.exists(self.qmp_path):
-            os.unlink(self.qmp_path)
+        # The QMP socket lives in a directory of its own: a log path may hold "," or "=", which
+        # QEMU's option parser splits on, or be longer than a socket path may be (108 bytes).
+        self.qmp_dir = tempfile.mkdtemp(prefix="irdma-sim-qmp-")
+        self.qmp_path = os.path.join(self.qmp_dir, "qmp")
         self.qmp = Qmp(self.qmp_path)
         self.cmd = self.command(netdevs, extra_append)
         self.results, self.marks = {}, {}
@@ -491,8 +493,7 @@ class Guest:
         rc = self.proc.wait()
         self.log.write(f"# qemu exit {rc}{' (host timeout)' if timed_out else ''}\n")
         self.log.close()
-        if os.path.exists(self.qmp_path):
-            os.unlink(self.qmp_path)
+        self.drop_qmp()
         self.settle(rc, timed_out)
         tag = f"{self.name}:" if self.a.peer_tests else ""
         if "INIT" in self.marks:
@@ -510,8 +511,12 @@ class Guest:
         self.log.write(f"# qemu exit {rc}; booted again\n")
         self.log.close()
         os.replace(self.log_path, f"{self.log_path}.died{n}")
+        self.drop_qmp()
+
+    def drop_qmp(self):
         if os.path.exists(self.qmp_path):
             os.unlink(self.qmp_path)
+        os.rmdir(self.qmp_dir)
 
     def settle(self, rc, timed_out):
         """The boot's final verdicts: prints a FAIL line for each test without a result and for
