@@ -387,8 +387,3 @@ void wire_drain(IrdmaDev *d)
     }
     run_queue(d, &w->rx, rx_due, rx_handle);
 }
-
-uint64_t wire_backlog_ns(IrdmaDev *d)
-{
-    return timing_wire_backlog_ns(&d->timing, now_ns(d));
-}

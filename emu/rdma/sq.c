@@ -72,34 +72,38 @@ static void kick(IrdmaDev *d, PeQp *qp)
     kick_after(d, qp, 0);
 }
 
-/* Model timing: how long until the wire has room (the SQs keep it busy SQ_WIRE_AHEAD_NS
- * ahead, not more: hardware fetches no faster than its port drains). */
-static uint64_t wire_wait_ns(IrdmaDev *d)
+/* Model timing: how long until @qp's engine may send again, from one reading of the clock:
+ * until the wire has room (the SQs keep it busy SQ_WIRE_AHEAD_NS ahead, not more: hardware
+ * fetches no faster than its port drains), and until its pace (qp_mbps) lets it issue payload.
+ * Inline timing never waits, and reads no clock. */
+static uint64_t send_wait_ns(IrdmaDev *d, const PeQp *qp)
 {
-    uint64_t backlog = wire_backlog_ns(d);
+    uint64_t now, backlog;
 
-    return backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0;
-}
-
-/* Model timing: how long until @qp's engine may issue payload again (qp_mbps). */
-static uint64_t pace_wait_ns(IrdmaDev *d, const PeQp *qp)
-{
-    return timing_qp_wait_ns(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque));
+    if (d->timing.mode != TIMING_MODEL) {
+        return 0;
+    }
+    now = d->host.ops->clock_ns(d->host.opaque);
+    backlog = timing_wire_backlog_ns(&d->timing, now);
+    return MAX(backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0,
+               timing_qp_wait_ns(&d->timing, &qp->req.pace, now));
 }
 
 /* Out of budget, wire or pace: the engine comes back when there is room and time. */
 static bool may_send(IrdmaDev *d, const PeQp *qp, unsigned *budget)
 {
-    if (*budget && (wire_wait_ns(d) || pace_wait_ns(d, qp))) {
+    if (*budget && send_wait_ns(d, qp)) {
         *budget = 0;
     }
     return *budget != 0;
 }
 
-/* @qp's engine issued a packet of @len payload bytes. */
+/* @qp's engine issued a packet of @len payload bytes (model timing: its pace). */
 static void paced(IrdmaDev *d, PeQp *qp, size_t len)
 {
-    timing_qp_issue(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque), len);
+    if (d->timing.mode == TIMING_MODEL) {
+        timing_qp_issue(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque), len);
+    }
 }
 
 /* The QP doorbell: @val is the QP id. */
@@ -174,11 +178,13 @@ static void ops_clear(PeQp *qp)
 /* Complete the done WQEs at the front, in order. */
 static void complete_front(IrdmaDev *d, PeQp *qp)
 {
-    uint64_t now = d->host.ops->clock_ns(d->host.opaque);
+    uint64_t now = 0;
     SqOp *op;
 
     while ((op = g_queue_peek_head(&qp->req.ops)) && op->done) {
-        if (op->done_at > now) {
+        /* Only a UD send under model timing can be done later than now: the clock is read
+         * for such an op only. */
+        if (op->done_at > now && op->done_at > (now = d->host.ops->clock_ns(d->host.opaque))) {
             kick_after(d, qp, op->done_at - now);
             break;
         }
@@ -769,7 +775,7 @@ static void run(void *arg)
     complete_front(d, qp);
     /* Out of budget: the rest (packets of fetched messages, new WQEs) in another run. */
     if (budget == 0) {
-        kick_after(d, qp, MAX(wire_wait_ns(d), pace_wait_ns(d, qp)));
+        kick_after(d, qp, send_wait_ns(d, qp));
     }
 }
 
