@@ -10,6 +10,8 @@
 #include "core/trace.h"
 #include "port/wire.h"
 
+#define ROCE_SPARE_TRAINS  64     /* delivered LoopTrains kept for the next ones */
+
 struct LoopTrain {
     RoceTrain t;               /* addressed */
     unsigned done;             /* packets delivered */
@@ -19,7 +21,7 @@ struct LoopTrain {
     const uint8_t *map;        /* the mapping, unmapped when the train goes */
     size_t map_len;
     uint8_t *copy;             /* taken before a device write changed the payload */
-    GList link;                /* in RoceEngine.exposed while it is there */
+    GList link;                /* in RoceEngine.exposed while it is there, or .spare */
 };
 
 struct RoceEngine {
@@ -29,6 +31,7 @@ struct RoceEngine {
      * what a device write may have to copy first. */
     GQueue exposed;
     LoopTrain *delivering;     /* the train whose packet is being delivered */
+    GQueue spare;              /* LoopTrain: freed, for the next trains (no allocation each) */
     uint8_t frame[ROCE_FRAME_MAX];
 };
 
@@ -38,12 +41,24 @@ RoceEngine *roce_new(IrdmaDev *d)
 
     r->d = d;
     g_queue_init(&r->exposed);
+    g_queue_init(&r->spare);
     return r;
 }
 
 void roce_free(RoceEngine *r)
 {
+    while (!g_queue_is_empty(&r->spare)) {
+        g_free(g_queue_pop_head_link(&r->spare)->data);
+    }
     g_free(r);
+}
+
+/* A LoopTrain to fill in: a spare one if there is one. */
+static LoopTrain *train_new(RoceEngine *r)
+{
+    GList *l = g_queue_pop_head_link(&r->spare);
+
+    return l ? l->data : g_new(LoopTrain, 1);
 }
 
 RoceStats *roce_stats(RoceEngine *r)
@@ -220,7 +235,7 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     /* An RC packet looped under INLINE timing goes as a train of one, with a copy of its
      * payload; UD keeps its frame, whose IP header its receive gets (ud_rx). */
     if (looped && !(rocev2_opcode_flags(p->opcode) & BTH_UD) && roce_train_room(d, av)) {
-        LoopTrain *lt = g_new(LoopTrain, 1);
+        LoopTrain *lt = train_new(r);
 
         len = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
         *lt = (LoopTrain) {
@@ -326,7 +341,7 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
 void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t gpa,
                      size_t len, const void *src, size_t map_len)
 {
-    LoopTrain *lt = g_new(LoopTrain, 1);
+    LoopTrain *lt = train_new(d->roce);
 
     *lt = (LoopTrain) {
         .t = *t, .gpa = gpa, .len = len, .src = src, .map = src, .map_len = map_len,
@@ -407,7 +422,12 @@ void roce_train_free(IrdmaDev *d, LoopTrain *lt)
         d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
     }
     g_free(lt->copy);
-    g_free(lt);
+    if (d->roce->spare.length >= ROCE_SPARE_TRAINS) {
+        g_free(lt);
+        return;
+    }
+    lt->link.data = lt;
+    g_queue_push_head_link(&d->roce->spare, &lt->link);
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a byte. */

@@ -16,6 +16,7 @@
 #define SQ_ACKREQ_EVERY   64       /* AckReq on every Nth packet of a long message */
 #define SQ_RNR_INFINITE   7
 #define SQ_WIRE_AHEAD_NS  20000    /* model timing: how far the SQs may fill the wire ahead */
+#define SQ_SPARE_OPS      64       /* completed SqOps a QP keeps for its next WQEs */
 
 typedef struct SqOp {
     SqWqe w;
@@ -164,6 +165,31 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     qp->req.unreported = false;
 }
 
+/* A zeroed SqOp: a spare one if the QP has one. A streaming QP allocates none. */
+static SqOp *op_new(PeQp *qp)
+{
+    GList *l = g_queue_pop_head_link(&qp->req.spare);
+    SqOp *op;
+
+    if (!l) {
+        return g_new0(SqOp, 1);
+    }
+    op = l->data;
+    memset(op, 0, sizeof(*op));
+    return op;
+}
+
+/* @op (in no queue) is done with: a spare, up to SQ_SPARE_OPS of them. */
+static void op_free(PeQp *qp, SqOp *op)
+{
+    if (qp->req.spare.length >= SQ_SPARE_OPS) {
+        g_free(op);
+        return;
+    }
+    op->link.data = op;
+    g_queue_push_head_link(&qp->req.spare, &op->link);
+}
+
 /* Drop every WQE fetched. */
 static void ops_clear(PeQp *qp)
 {
@@ -171,7 +197,7 @@ static void ops_clear(PeQp *qp)
 
     while ((op = g_queue_peek_head(&qp->req.ops))) {
         g_queue_unlink(&qp->req.ops, &op->link);
-        g_free(op);
+        op_free(qp, op);
     }
 }
 
@@ -199,7 +225,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
         }
         emu_trace(&d->host, TR_SQ_COMPLETE, "qp=%u wqe=%u op=0x%02x%s", qp->id, op->wqe_idx,
                   op->w.op, op->w.signaled ? "" : " (unsignaled)");
-        g_free(op);
+        op_free(qp, op);
     }
     if (g_queue_is_empty(&qp->req.ops) && qp->drain_aes) {
         qp_sq_drained(d, qp);
@@ -647,16 +673,16 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
         return false;
     }
-    op = g_new0(SqOp, 1);
+    op = op_new(qp);
     op->wqe_idx = qp->req.head;
     if (!sq_wqe_decode(raw, &op->w)) {
-        g_free(op);
+        op_free(qp, op);
         fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
         return false;
     }
     /* Fences: wait for what is outstanding (a READ, for READFENCE) to finish. */
     if ((op->w.local_fence || op->w.read_fence) && !g_queue_is_empty(&qp->req.ops)) {
-        g_free(op);
+        op_free(qp, op);
         return false;
     }
     emu_trace(&d->host, TR_SQ_WQE, "qp=%u wqe=%u op=0x%02x len=%" G_GINT64_MODIFIER
@@ -674,7 +700,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
     op->cqe_twice = fa && fa->kind == FAULT_DUPLICATE;
     switch (op->w.op) {
     case SQ_OP_NOP:
-        g_free(op);
+        op_free(qp, op);
         return true;
     case SQ_OP_FAST_REG:
         ae = fast_reg(d, qp, &op->w);
@@ -701,7 +727,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
             break;
         }
         if (!resolve_sges(d, qp, op, is_read(op) ? MR_WANT_LOCAL_WRITE : MR_WANT_LOCAL_READ)) {
-            g_free(op);
+            op_free(qp, op);
             return false;
         }
         if (!is_rc(qp)) {
@@ -1093,4 +1119,7 @@ void sq_release(IrdmaDev *d, PeQp *qp)
     }
     timers_stop(d, qp);
     ops_clear(qp);
+    while (!g_queue_is_empty(&qp->req.spare)) {
+        g_free(g_queue_pop_head_link(&qp->req.spare)->data);
+    }
 }
