@@ -30,6 +30,7 @@ struct RoceEngine {
     /* LoopTrain: sent, not wholly delivered, reading its payload from guest memory still:
      * what a device write may have to copy first. */
     GQueue exposed;
+    uint64_t exposed_lo, exposed_hi;   /* the payloads of all of them lie in [lo, hi) */
     LoopTrain *delivering;     /* the train whose packet is being delivered */
     GQueue spare;              /* LoopTrain: freed, for the next trains (no allocation each) */
     uint8_t frame[ROCE_FRAME_MAX];
@@ -332,6 +333,13 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
     count_train(d, lt, inst, false, 0, lt->t.npkts);
     r->stats.loopback_frames += lt->t.npkts;
     if (lt->map) {
+        if (g_queue_is_empty(&r->exposed)) {
+            r->exposed_lo = lt->gpa;
+            r->exposed_hi = lt->gpa + lt->len;
+        } else {
+            r->exposed_lo = MIN(r->exposed_lo, lt->gpa);
+            r->exposed_hi = MAX(r->exposed_hi, lt->gpa + lt->len);
+        }
         lt->link.data = lt;
         g_queue_push_tail_link(&r->exposed, &lt->link);
     }
@@ -436,12 +444,10 @@ static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
     return an && bn && (a - b < bn || b - a < an);
 }
 
-const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, size_t len)
+/* Exposed trains whose payload still to be delivered a write of [gpa, gpa + len) changes take
+ * their copy first. */
+static void copy_overlapped(RoceEngine *r, uint64_t gpa, size_t len)
 {
-    RoceEngine *r = d->roce;
-    LoopTrain *cur = r->delivering;
-    const uint8_t *b = buf;
-
     for (GList *l = r->exposed.head, *next; l; l = next) {
         LoopTrain *lt = l->data;
         uint64_t delivered = MIN((uint64_t)lt->done * lt->t.mtu, lt->len);
@@ -452,6 +458,20 @@ const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, siz
             lt->src = lt->copy;
             g_queue_unlink(&r->exposed, l);
         }
+    }
+}
+
+const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, size_t len)
+{
+    RoceEngine *r = d->roce;
+    LoopTrain *cur = r->delivering;
+    const uint8_t *b = buf;
+
+    /* Most writes (CQEs, placements elsewhere) fall outside every exposed payload: one test
+     * against their bounds (kept until the list empties) instead of one per train. */
+    if (!g_queue_is_empty(&r->exposed) &&
+        overlap(r->exposed_lo, r->exposed_hi - r->exposed_lo, gpa, len)) {
+        copy_overlapped(r, gpa, len);
     }
     /* The write may place the packet being delivered, read from the mapping before the copy
      * was taken (a WRITE onto its own source): it takes the bytes from the copy. Only that
