@@ -19,9 +19,10 @@
 #define SQ_SPARE_OPS      64       /* completed SqOps a QP keeps for its next WQEs */
 
 typedef struct SqOp {
-    SqWqe w;
+    SqWqe w;                       /* written by sq_wqe_decode() at fetch */
+    MrRange rg[WQE_FRAGS_MAX];     /* the SGEs, resolved at fetch (the first w.nsge) */
+    /* From here on an op starts zeroed (op_new()). */
     uint32_t wqe_idx;              /* quanta index of the WQE */
-    MrRange rg[WQE_FRAGS_MAX];     /* the SGEs, resolved at fetch */
     uint32_t first_psn, npkts;     /* RC: the PSNs of the message (a READ: its responses) */
     uint32_t sent;                 /* packets sent (a READ: 1 once its request is out) */
     uint64_t read_done;            /* READ: bytes placed */
@@ -165,17 +166,14 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     qp->req.unreported = false;
 }
 
-/* A zeroed SqOp: a spare one if the QP has one. A streaming QP allocates none. */
+/* A new SqOp, zeroed from wqe_idx on (the fetch writes the WQE and its SGEs before any use):
+ * a spare one if the QP has one. A streaming QP allocates none. */
 static SqOp *op_new(PeQp *qp)
 {
     GList *l = g_queue_pop_head_link(&qp->req.spare);
-    SqOp *op;
+    SqOp *op = l ? l->data : g_new(SqOp, 1);
 
-    if (!l) {
-        return g_new0(SqOp, 1);
-    }
-    op = l->data;
-    memset(op, 0, sizeof(*op));
+    memset(&op->wqe_idx, 0, sizeof(*op) - offsetof(SqOp, wqe_idx));
     return op;
 }
 
