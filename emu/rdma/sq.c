@@ -365,6 +365,29 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     return true;
 }
 
+/* The opcodes, AckReq and SE bits of @t's packets, packets @k.. of @op: what rc_opcode(),
+ * data_ackreq() and data_se() give each, worked out for the first, the last and the MIDDLEs
+ * between them at once. */
+static void train_flags(const SqOp *op, uint32_t k, RoceTrain *t)
+{
+    unsigned n = t->npkts;
+
+    t->opcodes[0] = rc_opcode(op, k);
+    if (n > 2) {
+        memset(t->opcodes + 1, rc_opcode(op, k + 1), n - 2);
+    }
+    t->opcodes[n - 1] = rc_opcode(op, k + n - 1);
+    /* AckReq on every SQ_ACKREQ_EVERY-th packet of the message and its last; SE on its last. */
+    for (unsigned j = (SQ_ACKREQ_EVERY - (k + 1) % SQ_ACKREQ_EVERY) % SQ_ACKREQ_EVERY; j < n;
+         j += SQ_ACKREQ_EVERY) {
+        t->ackreq |= 1ull << j;
+    }
+    if (k + n == op->npkts) {
+        t->ackreq |= 1ull << (n - 1);
+        t->se |= (uint64_t)data_se(op, k + n - 1) << (n - 1);
+    }
+}
+
 /* Packets @k.. of a SEND or WRITE, up to @max of them, as one train (roce.h) if they loop back
  * without frames and their payload maps; returns how many (0: none went). */
 static unsigned send_train(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned max)
@@ -394,11 +417,7 @@ static unsigned send_train(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned
     data_header(qp, op, k, &t.pkt);
     t.mtu = qp->mtu;
     t.npkts = (m.len + qp->mtu - 1) / qp->mtu;
-    for (unsigned j = 0; j < t.npkts; j++) {
-        t.opcodes[j] = rc_opcode(op, k + j);
-        t.ackreq |= (uint64_t)data_ackreq(op, k + j) << j;
-        t.se |= (uint64_t)data_se(op, k + j) << j;
-    }
+    train_flags(op, k, &t);
     roce_send_train(d, &qp->av, &t, m.gpa, m.len, src, m.map_len);
     return t.npkts;
 }
