@@ -1,4 +1,5 @@
-/* crc32.c - CRC-32, zlib's, folded with PCLMULQDQ where the CPU has it (see crc32.h). */
+/* crc32.c - CRC-32, zlib's, folded with PCLMULQDQ where the CPU has it, and 64 bytes per
+ * multiplication with VPCLMULQDQ on AVX-512 (see crc32.h). */
 #include <stdbool.h>
 #include <zlib.h>
 #include "core/crc32.h"
@@ -28,14 +29,23 @@
 #define CLMUL_POLY     0x1db710641ull   /* P, bit-reflected over 33 bits */
 #define CLMUL_LANE     EMU_CRC32_BLOCK  /* bytes per 128-bit lane */
 #define CLMUL_LANES    4                /* lanes folded side by side (multiplier latency) */
+/* AVX-512: a 512-bit register holds four lanes; four registers are folded side by side. */
+#define CLMUL_X2080    0x11542778aull   /* x^(16*128+32) mod P: four registers on */
+#define CLMUL_X2016    0x1322d1430ull   /* x^(16*128-32) mod P */
+#define CLMUL_ZMM      64               /* bytes per 512-bit register */
+#define CLMUL_ZMMS     4                /* registers folded side by side */
+#define CLMUL_ZMM_MIN  (2 * CLMUL_ZMMS * CLMUL_ZMM)   /* shorter buffers take 128-bit lanes */
+#define CLMUL_ZMM_TARGET "avx512f,avx512vl,vpclmulqdq,pclmul"
 
 /* Chosen once, when the program is loaded. */
-static bool crc32_use_clmul;
+static bool crc32_use_clmul, crc32_use_zmm;
 
 static void __attribute__((constructor)) crc32_select(void)
 {
     __builtin_cpu_init();
     crc32_use_clmul = __builtin_cpu_supports("pclmul");
+    crc32_use_zmm = crc32_use_clmul && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vpclmulqdq");
 }
 
 __attribute__((target("pclmul")))
@@ -59,18 +69,16 @@ static inline __m128i low32(__m128i x)
     return _mm_cvtsi32_si128(_mm_cvtsi128_si32(x));
 }
 
-/* The CRC register (not inverted) @crc carried over @len bytes: a multiple of CLMUL_LANE. */
+/* @x, the first lane (the CRC register added), carried over the @len bytes at @p that follow
+ * it (a multiple of CLMUL_LANE) and reduced: the CRC register, not inverted. */
 __attribute__((target("pclmul")))
-static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+static uint32_t crc32_lanes(__m128i x, const uint8_t *p, size_t len)
 {
     const __m128i k4 = _mm_set_epi64x(CLMUL_X480, CLMUL_X544);
     const __m128i k1 = _mm_set_epi64x(CLMUL_X96, CLMUL_X160);
     const __m128i k64 = _mm_set_epi64x(0, CLMUL_X64);
     const __m128i barrett = _mm_set_epi64x(CLMUL_MU, CLMUL_POLY);
-    __m128i x = _mm_xor_si128(lane_load(p), _mm_cvtsi32_si128(crc));
 
-    p += CLMUL_LANE;
-    len -= CLMUL_LANE;
     if (len >= (CLMUL_LANES - 1) * CLMUL_LANE) {
         __m128i x1 = lane_load(p), x2 = lane_load(p + CLMUL_LANE);
         __m128i x3 = lane_load(p + 2 * CLMUL_LANE);
@@ -98,6 +106,60 @@ static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
             low32(_mm_clmulepi64_si128(low32(x), barrett, 0x10)), barrett, 0x00));
     return _mm_cvtsi128_si32(_mm_srli_si128(x, 4));
 }
+
+/* The CRC register (not inverted) @crc carried over @len bytes: a multiple of CLMUL_LANE. */
+__attribute__((target("pclmul")))
+static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return crc32_lanes(_mm_xor_si128(lane_load(p), _mm_cvtsi32_si128(crc)), p + CLMUL_LANE,
+                       len - CLMUL_LANE);
+}
+
+/* fold() on the four lanes of a 512-bit register at once. */
+__attribute__((target(CLMUL_ZMM_TARGET)))
+static inline __m512i fold_zmm(__m512i x, __m512i k, __m512i next)
+{
+    /* 0x96: the three-way exclusive or. */
+    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00),
+                                     _mm512_clmulepi64_epi128(x, k, 0x11), next, 0x96);
+}
+
+/* crc32_clmul() for @len of at least CLMUL_ZMM_MIN: four registers of four lanes folded side
+ * by side, then into one, whose lanes are folded into one for crc32_lanes() with the rest. */
+__attribute__((target(CLMUL_ZMM_TARGET)))
+static uint32_t crc32_zmm(uint32_t crc, const uint8_t *p, size_t len)
+{
+    const __m512i k16 = _mm512_broadcast_i32x4(_mm_set_epi64x(CLMUL_X2016, CLMUL_X2080));
+    const __m512i k4 = _mm512_broadcast_i32x4(_mm_set_epi64x(CLMUL_X480, CLMUL_X544));
+    __m512i x[CLMUL_ZMMS];
+    __m128i k1, lane;
+
+    for (unsigned i = 0; i < CLMUL_ZMMS; i++) {
+        x[i] = _mm512_loadu_si512(p + i * CLMUL_ZMM);
+    }
+    x[0] = _mm512_xor_si512(x[0], _mm512_castsi128_si512(_mm_cvtsi32_si128(crc)));
+    p += CLMUL_ZMMS * CLMUL_ZMM;
+    len -= CLMUL_ZMMS * CLMUL_ZMM;
+    for (; len >= CLMUL_ZMMS * CLMUL_ZMM; p += CLMUL_ZMMS * CLMUL_ZMM,
+                                          len -= CLMUL_ZMMS * CLMUL_ZMM) {
+        for (unsigned i = 0; i < CLMUL_ZMMS; i++) {
+            x[i] = fold_zmm(x[i], k16, _mm512_loadu_si512(p + i * CLMUL_ZMM));
+        }
+    }
+    for (unsigned i = 1; i < CLMUL_ZMMS; i++) {
+        x[0] = fold_zmm(x[0], k4, x[i]);
+    }
+    for (; len >= CLMUL_ZMM; p += CLMUL_ZMM, len -= CLMUL_ZMM) {
+        x[0] = fold_zmm(x[0], k4, _mm512_loadu_si512(p));
+    }
+    /* Its four lanes, carried onto the last, stand for the message so far. */
+    k1 = _mm_set_epi64x(CLMUL_X96, CLMUL_X160);
+    lane = _mm512_castsi512_si128(x[0]);
+    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 1));
+    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 2));
+    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 3));
+    return crc32_lanes(lane, p, len);
+}
 #endif
 
 uint32_t emu_crc32(uint32_t crc, const uint8_t *buf, size_t len)
@@ -106,7 +168,7 @@ uint32_t emu_crc32(uint32_t crc, const uint8_t *buf, size_t len)
     if (crc32_use_clmul && len >= CLMUL_LANE) {
         size_t n = len & ~(size_t)(CLMUL_LANE - 1);
 
-        crc = ~crc32_clmul(~crc, buf, n);
+        crc = ~(crc32_use_zmm && n >= CLMUL_ZMM_MIN ? crc32_zmm : crc32_clmul)(~crc, buf, n);
         buf += n;
         len -= n;
     }

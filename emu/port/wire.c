@@ -6,6 +6,7 @@
 #include "core/trace.h"
 
 #define WIRE_MAX_QUEUED  65536     /* packets per direction */
+#define WIRE_SPARE_TRAINS 64       /* frameless WireFrames (trains) kept for the next ones */
 
 /* The MAC's statistics (GLPRT_*, core/e810_regs.h): split 40-bit counters per port; the
  * device's one port is port 0. Octets and the size buckets count each frame with its 4-byte
@@ -48,6 +49,7 @@ struct Wire {
     WireQueue tx, rx;
     WireStats stats;
     uint64_t port_stats[PS_NUM];
+    GQueue spare;              /* WireFrame without data, for the next trains */
 };
 
 static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx);
@@ -128,14 +130,22 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
     w->h = h;
     g_queue_init(&w->tx.frames);
     g_queue_init(&w->rx.frames);
+    g_queue_init(&w->spare);
     emu_regfile_add(d->regs, port_stat_regs, G_N_ELEMENTS(port_stat_regs), w);
     return w;
 }
 
 static void frame_free(IrdmaDev *d, WireFrame *f)
 {
+    GQueue *spare = &d->wire->spare;
+
     if (f->train) {
         d->wire->h->train_free(d, f->train);
+        /* A train's WireFrame has no data: any other train can use it. */
+        if (spare->length < WIRE_SPARE_TRAINS) {
+            g_queue_push_head_link(spare, &f->link);
+            return;
+        }
     }
     g_free(f);
 }
@@ -167,6 +177,9 @@ void wire_free(Wire *w)
         return;
     }
     wire_reset(w);
+    while (!g_queue_is_empty(&w->spare)) {
+        g_free(g_queue_pop_head_link(&w->spare)->data);
+    }
     g_free(w);
 }
 
@@ -291,7 +304,8 @@ unsigned wire_loop_room(IrdmaDev *d)
 
 void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts)
 {
-    WireFrame *f = g_new(WireFrame, 1);
+    GList *l = g_queue_pop_head_link(&d->wire->spare);
+    WireFrame *f = l ? l->data : g_new(WireFrame, 1);
 
     *f = (WireFrame) {
         .at = now_ns(d), .dest = WIRE_TO_SELF, .train = t, .npkts = npkts,
@@ -386,9 +400,4 @@ void wire_drain(IrdmaDev *d)
         w->rx.ev = NULL;
     }
     run_queue(d, &w->rx, rx_due, rx_handle);
-}
-
-uint64_t wire_backlog_ns(IrdmaDev *d)
-{
-    return timing_wire_backlog_ns(&d->timing, now_ns(d));
 }

@@ -76,7 +76,5 @@ void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len);
 /* Deliver the looped frames that are due (at most the event queue's run budget; the rest
  * follow by event). Only from an entry point (a doorbell, an event). */
 void wire_drain(IrdmaDev *d);
-/* How long a frame handed over now would wait for the wire (0 under INLINE timing). */
-uint64_t wire_backlog_ns(IrdmaDev *d);
 
 #endif

@@ -1,5 +1,6 @@
 /* cq.c - completion queues (see cq.h). */
 #include "rdma/cq.h"
+#include "core/idcache.h"
 #include "rdma/ceq.h"
 #include "rdma/hmc.h"
 #include "rdma/pe_regs.h"
@@ -22,6 +23,7 @@ typedef struct PeCq {
 struct PeCqs {
     IrdmaDev *d;
     GHashTable *cqs;           /* id -> PeCq * */
+    IdCache cache;             /* in front of cqs: every CQE looks its CQ up */
 };
 
 static const EmuReg cq_regs[3];
@@ -48,11 +50,12 @@ void cq_block_free(PeCqs *cqs)
 void cq_block_reset(PeCqs *cqs)
 {
     g_hash_table_remove_all(cqs->cqs);
+    idcache_clear(&cqs->cache);
 }
 
 static PeCq *lookup(IrdmaDev *d, uint32_t id)
 {
-    return g_hash_table_lookup(d->cqs->cqs, GUINT_TO_POINTER(id));
+    return idcache_lookup(&d->cqs->cache, d->cqs->cqs, id);
 }
 
 bool cq_exists(IrdmaDev *d, uint32_t id)
@@ -258,6 +261,7 @@ static void op_create_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         .ceq_id = pe_get(w->hdr, CQPWQE_CQ_CEQID),
     };
     g_hash_table_insert(d->cqs->cqs, GUINT_TO_POINTER(id), cq);
+    idcache_forget(&d->cqs->cache, id);
     emu_trace(&d->host, TR_CQ_CREATE, "cq=%u size=%u %s ceq=%d", id, cq->size,
               virt ? "virtual" : "contiguous", cq->ceq_valid ? cq->ceq_id : -1);
 }
@@ -329,6 +333,7 @@ static void op_destroy_cq(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 {
     uint32_t id = pe_get(w->hdr, CQPWQE_CQ_ID);
 
+    idcache_forget(&d->cqs->cache, id);
     if (!g_hash_table_remove(d->cqs->cqs, GUINT_TO_POINTER(id))) {
         cqp_fail(r, CQP_MAJ_ERROR, CQP_MIN_INVALID_STATE);
         return;

@@ -1,5 +1,6 @@
 /* mr.c - memory regions and windows: the STag table (see mr.h). */
 #include "rdma/mr.h"
+#include "core/idcache.h"
 #include "rdma/hmc.h"
 #include "core/trace.h"
 
@@ -10,6 +11,7 @@
 struct PeMrs {
     IrdmaDev *d;
     GHashTable *mrs;           /* table index -> PeMr * */
+    IdCache cache;             /* in front of mrs: every SGE and STag looks its MR up */
 };
 
 PeMrs *mr_block_new(IrdmaDev *d)
@@ -33,11 +35,12 @@ void mr_block_free(PeMrs *mrs)
 void mr_block_reset(PeMrs *mrs)
 {
     g_hash_table_remove_all(mrs->mrs);
+    idcache_clear(&mrs->cache);
 }
 
 PeMr *mr_lookup_mut(IrdmaDev *d, uint32_t index)
 {
-    return g_hash_table_lookup(d->mrs->mrs, GUINT_TO_POINTER(index));
+    return idcache_lookup(&d->mrs->cache, d->mrs->mrs, index);
 }
 
 const PeMr *mr_lookup(IrdmaDev *d, uint32_t index)
@@ -232,6 +235,7 @@ static void op_alloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         }
     }
     g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(idx), mr);
+    idcache_forget(&d->mrs->cache, idx);
     if (is_mw) {
         emu_trace(&d->host, TR_MR_MW_ALLOC, "index=%u stag_idx=0x%06x type=%u pd=%u", idx,
                   mr->stag_idx, mr->mw_type, mr->pd);
@@ -313,6 +317,7 @@ static void op_reg_mr(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
 
         *mr = m;
         g_hash_table_insert(d->mrs->mrs, GUINT_TO_POINTER(m.index), mr);
+        idcache_forget(&d->mrs->cache, m.index);
     }
     emu_trace(&d->host, TR_MR_REG, "index=%u stag=0x%08x pd=%u %s va=0x%" G_GINT64_MODIFIER
               "x fbo=0x%" G_GINT64_MODIFIER "x len=%" G_GINT64_MODIFIER "u page=%"
@@ -346,6 +351,7 @@ static void op_dealloc_stag(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     emu_trace(&d->host, TR_MR_DEALLOC, "index=%u %s%s", idx, kind(is_mw),
               mr->bound ? " (bound)" : "");
     g_hash_table_remove(d->mrs->mrs, GUINT_TO_POINTER(idx));
+    idcache_forget(&d->mrs->cache, idx);
 }
 
 static const CqpOp mr_ops[] = {

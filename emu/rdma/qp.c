@@ -1,5 +1,6 @@
 /* qp.c - queue pairs (see qp.h). */
 #include "rdma/qp.h"
+#include "core/idcache.h"
 #include "rdma/ceq.h"
 #include "rdma/cq.h"
 #include "rdma/cqp.h"
@@ -18,6 +19,7 @@
 struct PeQps {
     IrdmaDev *d;
     GHashTable *qps;           /* id -> PeQp * */
+    IdCache cache;             /* in front of qps: every packet looks its QP up */
 };
 
 static void qp_free(gpointer data)
@@ -50,11 +52,12 @@ void qp_block_free(PeQps *qps)
 void qp_block_reset(PeQps *qps)
 {
     g_hash_table_remove_all(qps->qps);
+    idcache_clear(&qps->cache);
 }
 
 static PeQp *lookup(IrdmaDev *d, uint32_t id)
 {
-    return g_hash_table_lookup(d->qps->qps, GUINT_TO_POINTER(id));
+    return idcache_lookup(&d->qps->cache, d->qps->qps, id);
 }
 
 const PeQp *qp_lookup(IrdmaDev *d, uint32_t id)
@@ -425,9 +428,11 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     qp->state = QP_STATE_IDLE;
     g_queue_init(&qp->req.ops);
+    g_queue_init(&qp->req.spare);
     sq_state_changed(d, qp, QP_STATE_INVALID);
     rq_state_changed(d, qp, QP_STATE_INVALID);
     g_hash_table_insert(d->qps->qps, GUINT_TO_POINTER(id), qp);
+    idcache_forget(&d->qps->cache, id);
     emu_trace(&d->host, TR_QP_CREATE, "qp=%u %s sq=%u rq=%u quanta %s cq=%u/%u pd=%u qs=%u",
               id, type == QP_TYPE_ROCE_RC ? "RC" : "UD", qp->sq_quanta, qp->rq_quanta,
               qp->sq.virt ? "virtual" : "contiguous", qp->tx_cq, qp->rx_cq, qp->pd,
@@ -527,6 +532,7 @@ static void op_destroy_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         qp_sq_drained(d, qp);
     }
     g_hash_table_remove(d->qps->qps, GUINT_TO_POINTER(id));
+    idcache_forget(&d->qps->cache, id);
 }
 
 /* FLUSH_WQES, and GEN_AE (the same opcode with GENERATE_AE and no queue selected). */

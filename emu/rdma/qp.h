@@ -53,6 +53,7 @@ typedef struct PeQpReq {
     uint32_t max_psn;            /* PSN after the furthest packet ever sent: before it, a
                                   * packet is a retransmission */
     GQueue ops;                  /* SqOp *, fetched and not completed, in SQ order */
+    GQueue spare;                /* SqOp *, completed, kept for the next WQEs */
     unsigned retries, rnr_retries;   /* left before the QP fails */
     bool unreported;             /* a WQE completed without a CQE since the last one */
     EmuEvent *run_ev;

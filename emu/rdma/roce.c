@@ -10,6 +10,8 @@
 #include "core/trace.h"
 #include "port/wire.h"
 
+#define ROCE_SPARE_TRAINS  64     /* delivered LoopTrains kept for the next ones */
+
 struct LoopTrain {
     RoceTrain t;               /* addressed */
     unsigned done;             /* packets delivered */
@@ -19,7 +21,7 @@ struct LoopTrain {
     const uint8_t *map;        /* the mapping, unmapped when the train goes */
     size_t map_len;
     uint8_t *copy;             /* taken before a device write changed the payload */
-    GList link;                /* in RoceEngine.exposed while it is there */
+    GList link;                /* in RoceEngine.exposed while it is there, or .spare */
 };
 
 struct RoceEngine {
@@ -28,7 +30,9 @@ struct RoceEngine {
     /* LoopTrain: sent, not wholly delivered, reading its payload from guest memory still:
      * what a device write may have to copy first. */
     GQueue exposed;
+    uint64_t exposed_lo, exposed_hi;   /* the payloads of all of them lie in [lo, hi) */
     LoopTrain *delivering;     /* the train whose packet is being delivered */
+    GQueue spare;              /* LoopTrain: freed, for the next trains (no allocation each) */
     uint8_t frame[ROCE_FRAME_MAX];
 };
 
@@ -38,12 +42,24 @@ RoceEngine *roce_new(IrdmaDev *d)
 
     r->d = d;
     g_queue_init(&r->exposed);
+    g_queue_init(&r->spare);
     return r;
 }
 
 void roce_free(RoceEngine *r)
 {
+    while (!g_queue_is_empty(&r->spare)) {
+        g_free(g_queue_pop_head_link(&r->spare)->data);
+    }
     g_free(r);
+}
+
+/* A LoopTrain to fill in: a spare one if there is one. */
+static LoopTrain *train_new(RoceEngine *r)
+{
+    GList *l = g_queue_pop_head_link(&r->spare);
+
+    return l ? l->data : g_new(LoopTrain, 1);
 }
 
 RoceStats *roce_stats(RoceEngine *r)
@@ -220,7 +236,7 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     /* An RC packet looped under INLINE timing goes as a train of one, with a copy of its
      * payload; UD keeps its frame, whose IP header its receive gets (ud_rx). */
     if (looped && !(rocev2_opcode_flags(p->opcode) & BTH_UD) && roce_train_room(d, av)) {
-        LoopTrain *lt = g_new(LoopTrain, 1);
+        LoopTrain *lt = train_new(r);
 
         len = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
         *lt = (LoopTrain) {
@@ -317,6 +333,13 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
     count_train(d, lt, inst, false, 0, lt->t.npkts);
     r->stats.loopback_frames += lt->t.npkts;
     if (lt->map) {
+        if (g_queue_is_empty(&r->exposed)) {
+            r->exposed_lo = lt->gpa;
+            r->exposed_hi = lt->gpa + lt->len;
+        } else {
+            r->exposed_lo = MIN(r->exposed_lo, lt->gpa);
+            r->exposed_hi = MAX(r->exposed_hi, lt->gpa + lt->len);
+        }
         lt->link.data = lt;
         g_queue_push_tail_link(&r->exposed, &lt->link);
     }
@@ -326,7 +349,7 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
 void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t gpa,
                      size_t len, const void *src, size_t map_len)
 {
-    LoopTrain *lt = g_new(LoopTrain, 1);
+    LoopTrain *lt = train_new(d->roce);
 
     *lt = (LoopTrain) {
         .t = *t, .gpa = gpa, .len = len, .src = src, .map = src, .map_len = map_len,
@@ -407,7 +430,12 @@ void roce_train_free(IrdmaDev *d, LoopTrain *lt)
         d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
     }
     g_free(lt->copy);
-    g_free(lt);
+    if (d->roce->spare.length >= ROCE_SPARE_TRAINS) {
+        g_free(lt);
+        return;
+    }
+    lt->link.data = lt;
+    g_queue_push_head_link(&d->roce->spare, &lt->link);
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a byte. */
@@ -416,12 +444,10 @@ static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
     return an && bn && (a - b < bn || b - a < an);
 }
 
-const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, size_t len)
+/* Exposed trains whose payload still to be delivered a write of [gpa, gpa + len) changes take
+ * their copy first. */
+static void copy_overlapped(RoceEngine *r, uint64_t gpa, size_t len)
 {
-    RoceEngine *r = d->roce;
-    LoopTrain *cur = r->delivering;
-    const uint8_t *b = buf;
-
     for (GList *l = r->exposed.head, *next; l; l = next) {
         LoopTrain *lt = l->data;
         uint64_t delivered = MIN((uint64_t)lt->done * lt->t.mtu, lt->len);
@@ -432,6 +458,20 @@ const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, siz
             lt->src = lt->copy;
             g_queue_unlink(&r->exposed, l);
         }
+    }
+}
+
+const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, size_t len)
+{
+    RoceEngine *r = d->roce;
+    LoopTrain *cur = r->delivering;
+    const uint8_t *b = buf;
+
+    /* Most writes (CQEs, placements elsewhere) fall outside every exposed payload: one test
+     * against their bounds (kept until the list empties) instead of one per train. */
+    if (!g_queue_is_empty(&r->exposed) &&
+        overlap(r->exposed_lo, r->exposed_hi - r->exposed_lo, gpa, len)) {
+        copy_overlapped(r, gpa, len);
     }
     /* The write may place the packet being delivered, read from the mapping before the copy
      * was taken (a WRITE onto its own source): it takes the bytes from the copy. Only that

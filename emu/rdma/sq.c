@@ -16,11 +16,13 @@
 #define SQ_ACKREQ_EVERY   64       /* AckReq on every Nth packet of a long message */
 #define SQ_RNR_INFINITE   7
 #define SQ_WIRE_AHEAD_NS  20000    /* model timing: how far the SQs may fill the wire ahead */
+#define SQ_SPARE_OPS      64       /* completed SqOps a QP keeps for its next WQEs */
 
 typedef struct SqOp {
-    SqWqe w;
+    SqWqe w;                       /* written by sq_wqe_decode() at fetch */
+    MrRange rg[WQE_FRAGS_MAX];     /* the SGEs, resolved at fetch (the first w.nsge) */
+    /* From here on an op starts zeroed (op_new()). */
     uint32_t wqe_idx;              /* quanta index of the WQE */
-    MrRange rg[WQE_FRAGS_MAX];     /* the SGEs, resolved at fetch */
     uint32_t first_psn, npkts;     /* RC: the PSNs of the message (a READ: its responses) */
     uint32_t sent;                 /* packets sent (a READ: 1 once its request is out) */
     uint64_t read_done;            /* READ: bytes placed */
@@ -72,34 +74,38 @@ static void kick(IrdmaDev *d, PeQp *qp)
     kick_after(d, qp, 0);
 }
 
-/* Model timing: how long until the wire has room (the SQs keep it busy SQ_WIRE_AHEAD_NS
- * ahead, not more: hardware fetches no faster than its port drains). */
-static uint64_t wire_wait_ns(IrdmaDev *d)
+/* Model timing: how long until @qp's engine may send again, from one reading of the clock:
+ * until the wire has room (the SQs keep it busy SQ_WIRE_AHEAD_NS ahead, not more: hardware
+ * fetches no faster than its port drains), and until its pace (qp_mbps) lets it issue payload.
+ * Inline timing never waits, and reads no clock. */
+static uint64_t send_wait_ns(IrdmaDev *d, const PeQp *qp)
 {
-    uint64_t backlog = wire_backlog_ns(d);
+    uint64_t now, backlog;
 
-    return backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0;
-}
-
-/* Model timing: how long until @qp's engine may issue payload again (qp_mbps). */
-static uint64_t pace_wait_ns(IrdmaDev *d, const PeQp *qp)
-{
-    return timing_qp_wait_ns(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque));
+    if (d->timing.mode != TIMING_MODEL) {
+        return 0;
+    }
+    now = d->host.ops->clock_ns(d->host.opaque);
+    backlog = timing_wire_backlog_ns(&d->timing, now);
+    return MAX(backlog > SQ_WIRE_AHEAD_NS ? backlog - SQ_WIRE_AHEAD_NS : 0,
+               timing_qp_wait_ns(&d->timing, &qp->req.pace, now));
 }
 
 /* Out of budget, wire or pace: the engine comes back when there is room and time. */
 static bool may_send(IrdmaDev *d, const PeQp *qp, unsigned *budget)
 {
-    if (*budget && (wire_wait_ns(d) || pace_wait_ns(d, qp))) {
+    if (*budget && send_wait_ns(d, qp)) {
         *budget = 0;
     }
     return *budget != 0;
 }
 
-/* @qp's engine issued a packet of @len payload bytes. */
+/* @qp's engine issued a packet of @len payload bytes (model timing: its pace). */
 static void paced(IrdmaDev *d, PeQp *qp, size_t len)
 {
-    timing_qp_issue(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque), len);
+    if (d->timing.mode == TIMING_MODEL) {
+        timing_qp_issue(&d->timing, &qp->req.pace, d->host.ops->clock_ns(d->host.opaque), len);
+    }
 }
 
 /* The QP doorbell: @val is the QP id. */
@@ -160,6 +166,28 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
     qp->req.unreported = false;
 }
 
+/* A new SqOp, zeroed from wqe_idx on (the fetch writes the WQE and its SGEs before any use):
+ * a spare one if the QP has one. A streaming QP allocates none. */
+static SqOp *op_new(PeQp *qp)
+{
+    GList *l = g_queue_pop_head_link(&qp->req.spare);
+    SqOp *op = l ? l->data : g_new(SqOp, 1);
+
+    memset(&op->wqe_idx, 0, sizeof(*op) - offsetof(SqOp, wqe_idx));
+    return op;
+}
+
+/* @op (in no queue) is done with: a spare, up to SQ_SPARE_OPS of them. */
+static void op_free(PeQp *qp, SqOp *op)
+{
+    if (qp->req.spare.length >= SQ_SPARE_OPS) {
+        g_free(op);
+        return;
+    }
+    op->link.data = op;
+    g_queue_push_head_link(&qp->req.spare, &op->link);
+}
+
 /* Drop every WQE fetched. */
 static void ops_clear(PeQp *qp)
 {
@@ -167,18 +195,20 @@ static void ops_clear(PeQp *qp)
 
     while ((op = g_queue_peek_head(&qp->req.ops))) {
         g_queue_unlink(&qp->req.ops, &op->link);
-        g_free(op);
+        op_free(qp, op);
     }
 }
 
 /* Complete the done WQEs at the front, in order. */
 static void complete_front(IrdmaDev *d, PeQp *qp)
 {
-    uint64_t now = d->host.ops->clock_ns(d->host.opaque);
+    uint64_t now = 0;
     SqOp *op;
 
     while ((op = g_queue_peek_head(&qp->req.ops)) && op->done) {
-        if (op->done_at > now) {
+        /* Only a UD send under model timing can be done later than now: the clock is read
+         * for such an op only. */
+        if (op->done_at > now && op->done_at > (now = d->host.ops->clock_ns(d->host.opaque))) {
             kick_after(d, qp, op->done_at - now);
             break;
         }
@@ -193,7 +223,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
         }
         emu_trace(&d->host, TR_SQ_COMPLETE, "qp=%u wqe=%u op=0x%02x%s", qp->id, op->wqe_idx,
                   op->w.op, op->w.signaled ? "" : " (unsignaled)");
-        g_free(op);
+        op_free(qp, op);
     }
     if (g_queue_is_empty(&qp->req.ops) && qp->drain_aes) {
         qp_sq_drained(d, qp);
@@ -335,6 +365,29 @@ static bool send_data_pkt(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k)
     return true;
 }
 
+/* The opcodes, AckReq and SE bits of @t's packets, packets @k.. of @op: what rc_opcode(),
+ * data_ackreq() and data_se() give each, worked out for the first, the last and the MIDDLEs
+ * between them at once. */
+static void train_flags(const SqOp *op, uint32_t k, RoceTrain *t)
+{
+    unsigned n = t->npkts;
+
+    t->opcodes[0] = rc_opcode(op, k);
+    if (n > 2) {
+        memset(t->opcodes + 1, rc_opcode(op, k + 1), n - 2);
+    }
+    t->opcodes[n - 1] = rc_opcode(op, k + n - 1);
+    /* AckReq on every SQ_ACKREQ_EVERY-th packet of the message and its last; SE on its last. */
+    for (unsigned j = (SQ_ACKREQ_EVERY - (k + 1) % SQ_ACKREQ_EVERY) % SQ_ACKREQ_EVERY; j < n;
+         j += SQ_ACKREQ_EVERY) {
+        t->ackreq |= 1ull << j;
+    }
+    if (k + n == op->npkts) {
+        t->ackreq |= 1ull << (n - 1);
+        t->se |= (uint64_t)data_se(op, k + n - 1) << (n - 1);
+    }
+}
+
 /* Packets @k.. of a SEND or WRITE, up to @max of them, as one train (roce.h) if they loop back
  * without frames and their payload maps; returns how many (0: none went). */
 static unsigned send_train(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned max)
@@ -364,11 +417,7 @@ static unsigned send_train(IrdmaDev *d, PeQp *qp, SqOp *op, uint32_t k, unsigned
     data_header(qp, op, k, &t.pkt);
     t.mtu = qp->mtu;
     t.npkts = (m.len + qp->mtu - 1) / qp->mtu;
-    for (unsigned j = 0; j < t.npkts; j++) {
-        t.opcodes[j] = rc_opcode(op, k + j);
-        t.ackreq |= (uint64_t)data_ackreq(op, k + j) << j;
-        t.se |= (uint64_t)data_se(op, k + j) << j;
-    }
+    train_flags(op, k, &t);
     roce_send_train(d, &qp->av, &t, m.gpa, m.len, src, m.map_len);
     return t.npkts;
 }
@@ -641,16 +690,16 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
         return false;
     }
-    op = g_new0(SqOp, 1);
+    op = op_new(qp);
     op->wqe_idx = qp->req.head;
     if (!sq_wqe_decode(raw, &op->w)) {
-        g_free(op);
+        op_free(qp, op);
         fail(d, qp, AE_WQE_INVALID_PARAMETER, "malformed WQE");
         return false;
     }
     /* Fences: wait for what is outstanding (a READ, for READFENCE) to finish. */
     if ((op->w.local_fence || op->w.read_fence) && !g_queue_is_empty(&qp->req.ops)) {
-        g_free(op);
+        op_free(qp, op);
         return false;
     }
     emu_trace(&d->host, TR_SQ_WQE, "qp=%u wqe=%u op=0x%02x len=%" G_GINT64_MODIFIER
@@ -668,7 +717,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
     op->cqe_twice = fa && fa->kind == FAULT_DUPLICATE;
     switch (op->w.op) {
     case SQ_OP_NOP:
-        g_free(op);
+        op_free(qp, op);
         return true;
     case SQ_OP_FAST_REG:
         ae = fast_reg(d, qp, &op->w);
@@ -695,7 +744,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
             break;
         }
         if (!resolve_sges(d, qp, op, is_read(op) ? MR_WANT_LOCAL_WRITE : MR_WANT_LOCAL_READ)) {
-            g_free(op);
+            op_free(qp, op);
             return false;
         }
         if (!is_rc(qp)) {
@@ -769,7 +818,7 @@ static void run(void *arg)
     complete_front(d, qp);
     /* Out of budget: the rest (packets of fetched messages, new WQEs) in another run. */
     if (budget == 0) {
-        kick_after(d, qp, MAX(wire_wait_ns(d), pace_wait_ns(d, qp)));
+        kick_after(d, qp, send_wait_ns(d, qp));
     }
 }
 
@@ -1087,4 +1136,7 @@ void sq_release(IrdmaDev *d, PeQp *qp)
     }
     timers_stop(d, qp);
     ops_clear(qp);
+    while (!g_queue_is_empty(&qp->req.spare)) {
+        g_free(g_queue_pop_head_link(&qp->req.spare)->data);
+    }
 }

@@ -98,30 +98,36 @@ static size_t ip_len(const RocePkt *p)
 void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint64_t n)
 {
     unsigned fl = rocev2_opcode_flags(p->opcode);
-    uint64_t octs = n * ip_len(p);
+    uint64_t octs, *c;
 
+    /* Every packet passes here: the instance is checked once, the counters added directly. */
+    if (inst >= STATS_INST_MAX) {
+        return;
+    }
+    c = d->stats->ctr[inst];
+    octs = n * ip_len(p);
     if (p->ipv4) {
-        stats_count(d, inst, rx ? STATS_IP4_RX_PKTS : STATS_IP4_TX_PKTS, n);
-        stats_count(d, inst, rx ? STATS_IP4_RX_OCTS : STATS_IP4_TX_OCTS, octs);
+        c[rx ? STATS_IP4_RX_PKTS : STATS_IP4_TX_PKTS] += n;
+        c[rx ? STATS_IP4_RX_OCTS : STATS_IP4_TX_OCTS] += octs;
     } else {
-        stats_count(d, inst, rx ? STATS_IP6_RX_PKTS : STATS_IP6_TX_PKTS, n);
-        stats_count(d, inst, rx ? STATS_IP6_RX_OCTS : STATS_IP6_TX_OCTS, octs);
+        c[rx ? STATS_IP6_RX_PKTS : STATS_IP6_TX_PKTS] += n;
+        c[rx ? STATS_IP6_RX_OCTS : STATS_IP6_TX_OCTS] += octs;
     }
     if (p->ipv4 && inet_ip4_is_multicast(p->dip)) {
-        stats_count(d, inst, rx ? STATS_IP4_RX_MC_PKTS : STATS_IP4_TX_MC_PKTS, n);
-        stats_count(d, inst, rx ? STATS_IP4_RX_MC_OCTS : STATS_IP4_TX_MC_OCTS, octs);
+        c[rx ? STATS_IP4_RX_MC_PKTS : STATS_IP4_TX_MC_PKTS] += n;
+        c[rx ? STATS_IP4_RX_MC_OCTS : STATS_IP4_TX_MC_OCTS] += octs;
     } else if (!p->ipv4 && inet_ip6_is_multicast(p->dip)) {
-        stats_count(d, inst, rx ? STATS_IP6_RX_MC_PKTS : STATS_IP6_TX_MC_PKTS, n);
-        stats_count(d, inst, rx ? STATS_IP6_RX_MC_OCTS : STATS_IP6_TX_MC_OCTS, octs);
+        c[rx ? STATS_IP6_RX_MC_PKTS : STATS_IP6_TX_MC_PKTS] += n;
+        c[rx ? STATS_IP6_RX_MC_OCTS : STATS_IP6_TX_MC_OCTS] += octs;
     }
-    stats_count(d, inst, rx ? STATS_UDP_RX_PKTS : STATS_UDP_TX_PKTS, n);
+    c[rx ? STATS_UDP_RX_PKTS : STATS_UDP_TX_PKTS] += n;
     /* Messages: a MIDDLE or LAST packet continues one already counted. */
     if ((fl & BTH_FIRST) && (fl & BTH_WRITE)) {
-        stats_count(d, inst, rx ? STATS_RDMA_RX_WRITES : STATS_RDMA_TX_WRITES, n);
+        c[rx ? STATS_RDMA_RX_WRITES : STATS_RDMA_TX_WRITES] += n;
     } else if ((fl & BTH_FIRST) && (fl & BTH_SEND)) {
-        stats_count(d, inst, rx ? STATS_RDMA_RX_SENDS : STATS_RDMA_TX_SENDS, n);
+        c[rx ? STATS_RDMA_RX_SENDS : STATS_RDMA_TX_SENDS] += n;
     } else if (fl & BTH_READ_REQ) {
-        stats_count(d, inst, rx ? STATS_RDMA_RX_READS : STATS_RDMA_TX_READS, n);
+        c[rx ? STATS_RDMA_RX_READS : STATS_RDMA_TX_READS] += n;
     }
 }
 

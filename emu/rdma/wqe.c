@@ -115,6 +115,7 @@ bool sq_wqe_decode(const uint8_t *raw, SqWqe *w)
     w->solicited = w->op == SQ_OP_SEND_SOL || w->op == SQ_OP_SEND_SOL_INV ||
                    w->op == SQ_OP_RDMA_WRITE_SOL;
     w->nsge = 0;
+    w->len = 0;
     if (w->quanta == 0) {
         return false;
     }
