@@ -47,7 +47,8 @@ struct IrdmaSimState {
     MemoryRegion bar0;
     MemoryRegion msix_bar;
     QEMUTimer *event_timer;
-    QEMUTimer *turn_timer;          /* -icount with vCPUs to share: see irdma_sim_pass_turn() */
+    QEMUTimer *turn_timer;          /* model timing under -icount, vCPUs to share: see
+                                     * irdma_sim_pass_turn() */
     NICState *nic;
     NICConf conf;
     uint32_t msix_vectors;
@@ -226,11 +227,16 @@ static const IrdmaHostOps irdma_sim_host_ops = {
  * timers (with no instructions to run), so the vCPU that ran up to the device's deadline can run
  * again, until the next one: often the guest's next tick. A process polling on another vCPU for
  * what the device has just placed (perftest's latency tools: one process per vCPU) would see it
- * milliseconds late, and measure QEMU's turn order, not the device. A timer already due, set
- * after each of the device's events and each register write, ends the turn there and makes the
- * next turn run timers too, so the turns pass on. Both places are needed: measured with
- * ib_write_lat (2 B, timing=model, 2 vCPUs), 1999 us median with neither, 3990 us with the
- * events' alone, 2.52 us with both. It depends on the virtual clock only: still deterministic.
+ * milliseconds late, and measure QEMU's turn order, not the device. A timer due 1 ns later,
+ * set after each of the device's events and each register write, ends the turn there and makes
+ * the next turn run timers, so the turns pass on. Not 0 ns: a timer due at once may be run by
+ * the main loop at any host moment, and two runs then differed; 1 ns ahead, only the vCPU's
+ * own instruction count reaches it, so the run stays deterministic. Both places are needed:
+ * ib_write_lat / ib_send_lat medians (2 B, timing=model, 2 vCPUs) were 3999 / 2001 us with the
+ * events' timer alone, 2.25 / 1999.86 us with the register writes' alone, 1.99 / 2.34 us with
+ * both (without either, ib_write_lat 1999.82 us). Model timing only: with inline timing the
+ * device places everything within the register write, and there the turns passed on made
+ * ib_write_lat 5999.88 us instead of 0.72.
  */
 static void irdma_sim_turn_timer(void *opaque)
 {
@@ -240,7 +246,7 @@ static void irdma_sim_turn_timer(void *opaque)
 static void irdma_sim_pass_turn(IrdmaSimState *s)
 {
     if (s->turn_timer) {
-        timer_mod_ns(s->turn_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        timer_mod_ns(s->turn_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 1);
     }
 }
 
@@ -445,7 +451,7 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 
     irdma_sim_add_counters(s);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
-    if (icount_enabled() && current_machine->smp.cpus > 1) {
+    if (cfg.timing_mode == TIMING_MODEL && icount_enabled() && current_machine->smp.cpus > 1) {
         s->turn_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_turn_timer, s);
     }
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
