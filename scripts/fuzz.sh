@@ -71,10 +71,12 @@ if $qemu; then
     # QEMU's own convention for its fuzzers: no leak check (QEMU's start-up allocations are
     # never freed); UBSan's reports end the run like ASan's.
     export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    # Guest RAM (512 MiB) that the DMA fills touch counts in the process's RSS.
+    limits=(-timeout=10 -rss_limit_mb=4096)
     inputs=("$qcorpus")
     [ -n "$(ls -A "$qrepro")" ] && inputs+=("$qrepro")
     if $replay; then
-        "$fuzzer" "$target" -runs=0 -timeout=10 "${inputs[@]}" > "$qout/replay.log" 2>&1 ||
+        "$fuzzer" "$target" -runs=0 "${limits[@]}" "${inputs[@]}" > "$qout/replay.log" 2>&1 ||
             { tail -n 40 "$qout/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
         echo "fuzz: QEMU target: replayed $(ls "$qcorpus" | wc -l) corpus inputs and" \
              "$(ls "$qrepro" | wc -l) reproducers: no finding"
@@ -83,12 +85,15 @@ if $qemu; then
     work=$qout/corpus-new
     rm -rf "$work" && mkdir -p "$work"
     status=0
-    (cd "$qout" && "$fuzzer" "$target" "$work" "${inputs[@]}" -timeout=10 \
-        -max_total_time="$seconds" -artifact_prefix="$qout/findings/" -print_final_stats=1) \
-        > "$qout/fuzz.log" 2>&1 || status=$?
+    TIMEFORMAT='%U %S'
+    { time (cd "$qout" && "$fuzzer" "$target" "$work" "${inputs[@]}" "${limits[@]}" \
+        -max_total_time="$seconds" -artifact_prefix="$qout/findings/" -print_final_stats=1 \
+        > "$qout/fuzz.log" 2>&1); } 2> "$qout/cpu-seconds" || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$qout/fuzz.log" | tail -n 1)
     cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$qout/fuzz.log" | tail -n 1)
-    echo "fuzz: QEMU target: ${runs:-?} inputs run in $seconds s, ${cov:-no coverage line} (log: $qout/fuzz.log)"
+    cpu=$(awk '{ printf "%.1f", ($1 + $2) / 60 }' "$qout/cpu-seconds")
+    echo "fuzz: QEMU target: ${runs:-?} inputs run in $seconds s ($cpu CPU-minutes)," \
+         "${cov:-no coverage line} (log: $qout/fuzz.log)"
     "$fuzzer" "$target" -merge=1 "$qcorpus" "$work" > "$qout/merge.log" 2>&1
     echo "fuzz: QEMU target: corpus $(ls "$qcorpus" | wc -l) inputs ($(du -sk --apparent-size "$qcorpus" | cut -f1) KiB)"
     # Every kept input as a qtest script, made anew: the test command replays them.
