@@ -250,11 +250,36 @@ static void irdma_sim_pass_turn(IrdmaSimState *s)
     }
 }
 
+/*
+ * The core runs from its timer and from the NIC as well as from MMIO, and its DMA must not
+ * reach its own BARs from there either: QEMU's memory core refuses a device's re-entrant MMIO
+ * only while one of its MMIO accesses (or guarded bottom halves) is in progress. Without this,
+ * a ring, buffer or MSI-X address a guest points at BAR0 makes the core run a register write
+ * (a PF reset, say) in the middle of an operation that the timer started: under timing=model
+ * every command is such an operation. The DMA is refused instead (a DMA error to the core, as
+ * it is from MMIO), so the device behaves the same whatever started the operation.
+ */
+static bool irdma_sim_guard_enter(IrdmaSimState *s)
+{
+    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
+    bool engaged = guard->engaged_in_io;
+
+    guard->engaged_in_io = true;
+    return engaged;
+}
+
+static void irdma_sim_guard_exit(IrdmaSimState *s, bool engaged)
+{
+    DEVICE(s)->mem_reentrancy_guard.engaged_in_io = engaged;
+}
+
 static void irdma_sim_event_timer(void *opaque)
 {
     IrdmaSimState *s = opaque;
+    bool engaged = irdma_sim_guard_enter(s);
 
     irdma_dev_timer_expired(s->core);
+    irdma_sim_guard_exit(s, engaged);
     irdma_sim_pass_turn(s);
 }
 
@@ -294,18 +319,22 @@ static const MemoryRegionOps irdma_sim_bar0_ops = {
 static ssize_t irdma_sim_receive(NetClientState *nc, const uint8_t *buf, size_t size)
 {
     IrdmaSimState *s = qemu_get_nic_opaque(nc);
+    bool engaged = irdma_sim_guard_enter(s);
 
     trace_irdma_sim_rx_frame(size);
     irdma_dev_receive(s->core, buf, size);
+    irdma_sim_guard_exit(s, engaged);
     return size;
 }
 
 static void irdma_sim_link_status_changed(NetClientState *nc)
 {
     IrdmaSimState *s = qemu_get_nic_opaque(nc);
+    bool engaged = irdma_sim_guard_enter(s);
 
     trace_irdma_sim_link(!nc->link_down);
     irdma_dev_set_carrier(s->core, !nc->link_down);
+    irdma_sim_guard_exit(s, engaged);
 }
 
 static NetClientInfo irdma_sim_net_info = {

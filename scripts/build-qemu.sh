@@ -8,11 +8,19 @@
 # list and the configure options; a later run only re-syncs the device sources and lets ninja
 # rebuild what changed.
 # Leaves build/qemu-system-x86_64 (a link into the cache), or the link LINK names.
-#   scripts/build-qemu.sh [LINK]
+# With --fuzz, the same sources and devices build QEMU's fuzz targets instead (clang, libFuzzer,
+# AddressSanitizer and UndefinedBehaviorSanitizer; docs/fuzzing.md), in a tree of their own:
+# build/qemu-fuzz-x86_64, whose generic-fuzz-irdma-sim target the release's patch set adds.
+#   scripts/build-qemu.sh [--fuzz] [LINK]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
 qemu=${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}
+fuzz=false
+if [ "${1:-}" = --fuzz ]; then
+    fuzz=true
+    shift
+fi
 # A bad name or tree is refused before any package is installed.
 python3 "$here/qemu-source.py" check "$qemu" || exit 2
 
@@ -24,6 +32,10 @@ if [ -n "$QDSC" ]; then
     echo "build-qemu: QEMU $QVERSION from Debian's $QEMU_SRC_PKG $QDEBVERSION"
 else
     echo "build-qemu: QEMU $QVERSION from the tree $QTREE"
+fi
+if $fuzz && ! grep -qs generic_fuzz_configs "$QPATCHES"/*.patch; then
+    echo "build-qemu: --fuzz: qemu-patches/$(basename "$QPATCHES") adds no generic-fuzz configuration for the device (QEMU $QVERSION)" >&2
+    exit 2
 fi
 
 # The device list goes into the tree as configs/devices/x86_64-softmmu/$devices.mak.
@@ -41,6 +53,13 @@ if [ -n "$QTOOLS" ]; then
     # the system interpreter whose venv module and pip configure's Python environment needs.
     export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
     configure_opts+=(--python=/usr/bin/python3 --disable-install-blobs)
+fi
+target=qemu-system-x86_64
+if $fuzz; then
+    # Line tables only: file:line in the sanitizers' reports at a fraction of -g's cost.
+    configure_opts+=(--cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan
+        --extra-cflags=-gline-tables-only)
+    target=qemu-fuzz-x86_64
 fi
 
 key=$( { echo "${QDSC:+$(basename "$QDSC")}$QTREE"
@@ -101,9 +120,9 @@ fi
 
 sync_device_sources "$tree"
 
-echo "build-qemu: building qemu-system-x86_64 in $tree/build"
+echo "build-qemu: building $target in $tree/build"
 start=$(date +%s)
-ninja -C "$tree/build" qemu-system-x86_64 > "$tree/build/ninja.log" 2>&1 ||
+ninja -C "$tree/build" "$target" > "$tree/build/ninja.log" 2>&1 ||
     { tail -n 40 "$tree/build/ninja.log" >&2; echo "build-qemu: build failed" >&2; exit 1; }
 echo "build-qemu: ninja took $(( $(date +%s) - start )) s"
 grep -E 'warning:' "$tree/build/ninja.log" | grep -E 'irdma-sim' >&2 || true
@@ -117,7 +136,7 @@ for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
     done
 done
 
-link=${1:-$repo/build/qemu-system-x86_64}
+link=${1:-$repo/build/$target}
 mkdir -p "$(dirname "$link")"
-ln -sfn "$tree/build/qemu-system-x86_64" "$link"
+ln -sfn "$tree/build/$target" "$link"
 echo "build-qemu: ${link#"$repo"/} ready (QEMU $QVERSION)"

@@ -3,10 +3,18 @@
 # and UBSan in build/fuzz, fuzzes the device core from the kept corpus (tests/fuzz/corpus) for
 # SECONDS on JOBS workers, merges what found new coverage back into the corpus, and reports the
 # line coverage of emu/ that the corpus reaches (a second, instrumented build in build/fuzz-cov).
+# With --qemu, the same over the whole device in QEMU (hw/ and emu/ behind it): QEMU 11.1's
+# generic-fuzz target with the device's configuration (generic-fuzz-irdma-sim), built by
+# scripts/build-qemu.sh --fuzz as build/qemu-fuzz-x86_64, its corpus in tests/fuzz/qemu/.
 #   scripts/fuzz.sh [SECONDS [JOBS]]   default 3600 s on 1 worker: one CPU-hour
 #   scripts/fuzz.sh --replay           every corpus input and kept reproducer once; exit 1 on a
 #                                      finding
-# Findings are written to build/fuzz/findings/ (crash-*, leak-*, timeout-*).
+#   scripts/fuzz.sh --qemu [SECONDS]   the QEMU target for SECONDS (default 3600) on 1 worker,
+#                                      the corpus merged and written out as qtest scripts
+#                                      (tests/fuzz/qemu/traces/, replayed by the test command)
+#   scripts/fuzz.sh --qemu --replay    the QEMU target's corpus and reproducers once through it
+# Findings are written to build/fuzz/findings/ (crash-*, leak-*, timeout-*), the QEMU target's
+# to build/qemu-fuzz/findings/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
@@ -15,12 +23,21 @@ repro=$repo/tests/fuzz/reproducers
 out=$repo/build/fuzz
 findings=$out/findings
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 replay=false
+qemu=false
 seconds=3600
 jobs=1
 case "${1:-}" in
     --replay) replay=true; [ $# -eq 1 ] || usage ;;
+    --qemu) qemu=true
+            case "${2:-}" in
+                --replay) replay=true ;;
+                "") ;;
+                *[!0-9]*) echo "fuzz: --qemu SECONDS must be a number or --replay, not '$2'" >&2; usage ;;
+                *) seconds=$2 ;;
+            esac
+            [ $# -le 2 ] || { echo "fuzz: --qemu takes SECONDS or --replay, not also '$3'" >&2; usage; } ;;
     "") ;;
     *[!0-9]*) echo "fuzz: SECONDS must be a number, not '$1'" >&2; usage ;;
     *) seconds=$1
@@ -39,6 +56,59 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "fuzz: missing packages ${missing[*]} (run as root)" >&2; exit 1; }
     apt-get install -y --no-install-recommends "${missing[@]}" > /dev/null
+fi
+
+# The QEMU target: built with the release's patch set, whose 0003 adds the configuration.
+if $qemu; then
+    qcorpus=$repo/tests/fuzz/qemu/corpus
+    qrepro=$repo/tests/fuzz/qemu/reproducers
+    qtraces=$repo/tests/fuzz/qemu/traces
+    qout=$repo/build/qemu-fuzz
+    fuzzer=$repo/build/qemu-fuzz-x86_64
+    target=--fuzz-target=generic-fuzz-irdma-sim
+    IRDMA_SIM_QEMU=11.1 bash "$here/build-qemu.sh" --fuzz "$fuzzer" || exit 1
+    mkdir -p "$qout/findings" "$qcorpus" "$qrepro"
+    # QEMU's own convention for its fuzzers: no leak check (QEMU's start-up allocations are
+    # never freed); UBSan's reports end the run like ASan's.
+    export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    # Guest RAM (512 MiB) that the DMA fills touch counts in the process's RSS.
+    limits=(-timeout=10 -rss_limit_mb=4096)
+    inputs=("$qcorpus")
+    [ -n "$(ls -A "$qrepro")" ] && inputs+=("$qrepro")
+    if $replay; then
+        "$fuzzer" "$target" -runs=0 "${limits[@]}" "${inputs[@]}" > "$qout/replay.log" 2>&1 ||
+            { tail -n 40 "$qout/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
+        echo "fuzz: QEMU target: replayed $(ls "$qcorpus" | wc -l) corpus inputs and" \
+             "$(ls "$qrepro" | wc -l) reproducers: no finding"
+        exit 0
+    fi
+    work=$qout/corpus-new
+    rm -rf "$work" && mkdir -p "$work"
+    status=0
+    TIMEFORMAT='%U %S'
+    { time (cd "$qout" && "$fuzzer" "$target" "$work" "${inputs[@]}" "${limits[@]}" \
+        -max_total_time="$seconds" -artifact_prefix="$qout/findings/" -print_final_stats=1 \
+        > "$qout/fuzz.log" 2>&1); } 2> "$qout/cpu-seconds" || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$qout/fuzz.log" | tail -n 1)
+    cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$qout/fuzz.log" | tail -n 1)
+    cpu=$(awk '{ printf "%.1f", ($1 + $2) / 60 }' "$qout/cpu-seconds")
+    echo "fuzz: QEMU target: ${runs:-?} inputs run in $seconds s ($cpu CPU-minutes)," \
+         "${cov:-no coverage line} (log: $qout/fuzz.log)"
+    "$fuzzer" "$target" -merge=1 "$qcorpus" "$work" > "$qout/merge.log" 2>&1
+    echo "fuzz: QEMU target: corpus $(ls "$qcorpus" | wc -l) inputs ($(du -sk --apparent-size "$qcorpus" | cut -f1) KiB)"
+    # Every kept input as a qtest script, made anew: the test command replays them.
+    tree=$(dirname "$(dirname "$(readlink -f "$fuzzer")")")
+    rm -rf "$qtraces"
+    mapfile -t kept < <(ls -d "$qcorpus"/* "$qrepro"/* 2> /dev/null)
+    QTEST_LOG=fuzz FUZZ_SERIALIZE_QTEST=1 "$fuzzer" "$target" -runs=1 "${kept[@]}" \
+        > /dev/null 2> "$qout/traces.log" || status=1
+    python3 "$here/qemu-fuzz-trace.py" split "$qout/traces.log" "$qtraces" \
+        "$tree/scripts/oss-fuzz/reorder_fuzzer_qtest_trace.py"
+    if ls "$qout"/findings/* > /dev/null 2>&1; then
+        echo "fuzz: QEMU target: findings in $qout/findings:" && ls "$qout/findings"
+        status=1
+    fi
+    exit $status
 fi
 
 # $1 build dir, $2 extra compiler flags: the emu core and the harness with libFuzzer's hooks.

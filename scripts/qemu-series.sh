@@ -2,13 +2,15 @@
 # The device as a patch series for upstream QEMU 11.1.x, made from this checkout's sources:
 # the pristine release (scripts/qemu-pristine.sh) becomes a git repository, the device goes in
 # as hw/net/irdma-sim/ in the commits a QEMU reviewer reads in order (the device core layer by
-# layer, the PCI device, its build hooks, the qtest, the manual page, MAINTAINERS), and
-# `git format-patch` writes them to OUTDIR (default build/qemu-series/), replacing what was
-# there; `git am OUTDIR/*.patch` applies them to a QEMU 11.1.x tree (docs/qemu-series.md).
+# layer, the PCI device, its build hooks, the qtest, the generic-fuzz configuration, the manual
+# page, MAINTAINERS), and `git format-patch` writes them to OUTDIR (default build/qemu-series/),
+# replacing what was there; `git am OUTDIR/*.patch` applies them to a QEMU 11.1.x tree
+# (docs/qemu-series.md).
 #   scripts/qemu-series.sh [--source TARBALL|TREE] [OUTDIR]
 # Nothing is copied into the project: emu/, hw/ (but its Kconfig entry, which goes into
 # hw/net/Kconfig), tests/qtest/ and docs/qemu-device.rst are taken as they are, the hooks are
-# made by editing QEMU's own files, and the qtest's meson hook is qemu-patches/11.1/'s.
+# made by editing QEMU's own files, and the qtest's meson hook and the generic-fuzz configuration
+# are qemu-patches/11.1/'s.
 # OUTDIR appears only complete: the series is written next to it and renamed at the end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --source) [ $# -ge 2 ] || { echo "qemu-series: --source needs a tarball or tree" >&2; exit 2; }
                   source_arg=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "qemu-series: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -174,6 +176,16 @@ interrupt through them, and BAR0 accesses the device refuses.
 
 Register offsets and the admin queue interface come from the device
 model's headers."
+
+fuzz_config=$repo/qemu-patches/$PRISTINE_RELEASE/0003-add-irdma-sim-generic-fuzz-config.patch
+patch -d "$q" -p1 --quiet < "$fuzz_config" ||
+    fail "qemu-patches/$PRISTINE_RELEASE/$(basename "$fuzz_config") does not apply to QEMU $PVERSION"
+commit "tests/qtest/fuzz: add a generic-fuzz config for irdma-sim" \
+"A predefined configuration of the generic fuzzer, generic-fuzz-irdma-sim,
+as the other NICs have: a q35 machine with the device on a user-mode
+network backend, fuzzing every MemoryRegion the device owns (BAR0's
+registers, the MSI-X table and PBA in BAR3) and its configuration space,
+with the DMA the device makes filled from the input."
 
 mkdir -p "$q/docs/system/devices"
 cp "$repo/docs/qemu-device.rst" "$q/docs/system/devices/irdma-sim.rst"

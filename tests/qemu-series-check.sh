@@ -2,8 +2,10 @@
 # The upstream series in a QEMU tree of its own: scripts/qemu-series.sh makes it from this
 # checkout, `git am` applies it to a fresh pristine QEMU 11.1.x tree (scripts/qemu-pristine.sh),
 # a minimal x86_64 QEMU with the device is configured and built there, and the device's qtest
-# runs in it with `meson test`. Prints a PASS/FAIL line for the apply, the build and each qtest
-# case, each step's time, and "N passed, N failed"; exits 1 on a failure, 2 on bad input.
+# runs in it with `meson test`; the generic-fuzz configuration the series adds is compiled, and
+# the QEMU fuzz target's kept inputs (tests/fuzz/qemu/traces/) replay on the series' build.
+# Prints a PASS/FAIL line for the apply, the build, each qtest case, the fuzz configuration and
+# each replay, each step's time, and "N passed, N failed"; exits 1 on a failure, 2 on bad input.
 #   tests/qemu-series-check.sh [--source TARBALL|TREE]
 # The tree is built in a temporary directory of $IRDMA_SIM_CACHE/qemu, removed at the end
 # whatever happens; its logs are kept in build/qemu-series-check/.
@@ -109,4 +111,41 @@ done
 qtest_cases "$b" "$b/pyvenv/bin/meson" "$logs/meson-test.log"
 step "meson test ran"
 cp "$b/meson-logs/testlog.txt" "$logs/" 2> /dev/null
+
+# The generic-fuzz configuration: QEMU compiles its header only with --enable-fuzzing (clang),
+# so a small program includes it and prints the device's entry, which must be the machine the
+# kept inputs were made on (scripts/qemu-fuzz-trace.py reads it from qemu-patches/11.1/).
+cat > "$work/fuzz-config.c" <<'EOF'
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+#include "generic_fuzz_configs.h"
+
+int main(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(predefined_configs); i++) {
+        if (!strcmp(predefined_configs[i].name, "irdma-sim")) {
+            printf("%s\n", predefined_configs[i].args);
+            return 0;
+        }
+    }
+    return 1;
+}
+EOF
+# shellcheck disable=SC2046
+if ! cc -Wall -Werror $(pkg-config --cflags glib-2.0) -I"$q/tests/qtest/fuzz" "$work/fuzz-config.c" \
+        -o "$work/fuzz-config" $(pkg-config --libs glib-2.0) > "$logs/fuzz-config.log" 2>&1; then
+    result FAIL "series: generic-fuzz config: tests/qtest/fuzz/generic_fuzz_configs.h does not compile, see $logs/fuzz-config.log"
+elif ! args=$("$work/fuzz-config"); then
+    result FAIL "series: generic-fuzz config: no irdma-sim entry in tests/qtest/fuzz/generic_fuzz_configs.h"
+elif [ "$args" != "$(python3 "$repo/scripts/qemu-fuzz-trace.py" args)" ]; then
+    result FAIL "series: generic-fuzz config: irdma-sim's arguments '$args' are not qemu-patches/11.1/'s"
+else
+    result PASS "series: generic-fuzz config irdma-sim: $args"
+fi
+# The kept inputs on the series' build, each line of tests/qemu-fuzz-replay.sh counted here.
+while read -r verdict text; do
+    case $verdict in PASS|FAIL) result "$verdict" "series: $text" ;; esac
+done < <(bash "$repo/tests/qemu-fuzz-replay.sh" "$b/qemu-system-x86_64")
+step "generic-fuzz config compiled, kept inputs replayed"
 finish

@@ -418,6 +418,35 @@ static void test_aq_errors(void)
     stop(&t);
 }
 
+/*
+ * The device's DMA does not reach its own registers: an ATQ placed on BAR0, its slot 0 on
+ * PFGEN_CTRL (the write-back would set PFSWR), cannot be read or written back, a critical error
+ * with the head left at 0 and no PF reset (the mailbox ring's base, which one clears, is kept).
+ * The same inline, where the doorbell write runs the command, and under timing=model, where
+ * the device's timer does.
+ */
+static void test_aq_ring_on_own_bar(gconstpointer props)
+{
+    IrdmaSimTest t;
+    uint64_t ring;
+
+    start_mapped(&t, props);
+    ring = t.bar0.addr + PFGEN_CTRL;
+    wr32(&t, PF_MBX_ARQBAL, 0x2000);
+    wr32(&t, PF_FW_ATQBAL, (uint32_t)ring);
+    wr32(&t, PF_FW_ATQBAH, ring >> 32);
+    wr32(&t, PF_FW_ATQLEN, AQ_RING_LEN | PF_FW_xQLEN_ENABLE_M);
+    wr32(&t, PF_FW_ATQT, 1);
+    for (int i = 0; i < AQ_POLL_STEPS; i++) {
+        qtest_clock_step(t.qts, AQ_POLL_STEP_NS);
+    }
+    g_assert_cmphex(rd32(&t, PF_MBX_ARQBAL), ==, 0x2000);
+    g_assert_cmphex(rd32(&t, PF_FW_ATQLEN), ==,
+                    AQ_RING_LEN | PF_FW_xQLEN_ENABLE_M | PF_FW_xQLEN_CRIT_M);
+    g_assert_cmpuint(rd32(&t, PF_FW_ATQH), ==, 0);
+    stop(&t);
+}
+
 /* ---- MSI-X ---- */
 
 static void assert_msix_layout(IrdmaSimTest *t, unsigned vectors)
@@ -558,6 +587,9 @@ int main(int argc, char **argv)
     qtest_add_func("/irdma-sim/aq/get-version", test_aq_get_version);
     qtest_add_func("/irdma-sim/aq/model-timing", test_aq_model_timing);
     qtest_add_func("/irdma-sim/aq/errors", test_aq_errors);
+    qtest_add_data_func("/irdma-sim/aq/ring-on-own-bar/inline", "", test_aq_ring_on_own_bar);
+    qtest_add_data_func("/irdma-sim/aq/ring-on-own-bar/model", ",timing=model",
+                        test_aq_ring_on_own_bar);
     qtest_add_func("/irdma-sim/msix/table", test_msix_table);
     qtest_add_func("/irdma-sim/msix/vectors-property", test_msix_vectors_property);
     qtest_add_func("/irdma-sim/msix/swint", test_msix_swint);
