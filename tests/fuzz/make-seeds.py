@@ -48,13 +48,13 @@ AQ_FLAG_RD = 0x0400
 
 def aqc(name):
     """The opcode of AQC_@name, from emu/fw/aq_defs.h."""
-    text = (ROOT / "emu" / "aq_defs.h").read_text()
+    text = (ROOT / "emu" / "fw" / "aq_defs.h").read_text()
     return int(re.search(r"#define\s+AQC_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 
 
 def cqp_op(name):
     """The opcode of CQP_OP_@name, from emu/rdma/pe_defs.h."""
-    text = (ROOT / "emu" / "pe_defs.h").read_text()
+    text = (ROOT / "emu" / "rdma" / "pe_defs.h").read_text()
     return int(re.search(r"#define\s+CQP_OP_%s\s+(0x[0-9a-fA-F]+)\b" % name, text).group(1), 16)
 
 
@@ -377,10 +377,10 @@ def main():
     out = pathlib.Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     seeds = {}
-    for op in constants("aq_defs.h", "AQC_"):
+    for op in constants("fw/aq_defs.h", "AQC_"):
         seeds["aq-%04x" % op] = START_AQ + aq_cmd(op)
         seeds["lan-aq-%04x" % op] = START_LAN + aq_cmd(op)
-    for op in constants("pe_defs.h", "CQP_OP_"):
+    for op in constants("rdma/pe_defs.h", "CQP_OP_"):
         seeds["cqp-%02x" % op] = START_RDMA + cqp_wqe(op)
     for op in (0x00, 0x04, 0x05, 0x06, 0x0a, 0x0b, 0x0c, 0x10, 0x11, 0x17, 0x64):
         seeds["frame-%02x" % op] = START_RDMA + frame(op)
