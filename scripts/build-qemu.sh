@@ -47,7 +47,7 @@ debug_info=--disable-debug-info
 configure_opts=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
     --without-default-devices --with-devices-x86_64=$devices $debug_info
     --enable-slirp --enable-fdt=system --disable-docs --disable-werror --disable-tools --enable-trace-backends=log
-    --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
+    --firmwarepath=${QEMU_FIRMWARE_DIRS// /:})
 if [ -n "$QTOOLS" ]; then
     # A newer meson and QEMU's Python helpers, unpacked from newer suites (not installed), for
     # the system interpreter whose venv module and pip configure's Python environment needs.
@@ -127,14 +127,7 @@ ninja -C "$tree/build" "$target" > "$tree/build/ninja.log" 2>&1 ||
 echo "build-qemu: ninja took $(( $(date +%s) - start )) s"
 grep -E 'warning:' "$tree/build/ninja.log" | grep -E 'irdma-sim' >&2 || true
 
-# Run from its build tree, QEMU looks for firmware under build/qemu-bundle/<firmwarepath>:
-# point those at Debian's seabios / qemu-system-data / ipxe-qemu files.
-for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
-    mkdir -p "$tree/build/qemu-bundle$fw"
-    for f in "$fw"/*; do
-        [ -e "$tree/build/qemu-bundle$f" ] || ln -s "$f" "$tree/build/qemu-bundle$f"
-    done
-done
+qemu_bundle_firmware "$tree/build"
 
 link=${1:-$repo/build/$target}
 mkdir -p "$(dirname "$link")"

@@ -35,6 +35,21 @@ QEMU_MATRIX="
 "
 # The QEMU of both README commands unless --qemu or IRDMA_SIM_QEMU says otherwise.
 QEMU_DEFAULT=7.2
+# Where a QEMU built here finds its firmware: Debian's seabios, qemu-system-data and
+# ipxe-qemu files (configure's --firmwarepath).
+QEMU_FIRMWARE_DIRS="/usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu"
+
+# Run from its build tree BUILD, QEMU looks for firmware under BUILD/qemu-bundle/<firmwarepath>:
+# links there to the files of QEMU_FIRMWARE_DIRS.
+qemu_bundle_firmware() {
+    local fw f
+    for fw in $QEMU_FIRMWARE_DIRS; do
+        mkdir -p "$1/qemu-bundle$fw"
+        for f in "$fw"/*; do
+            [ -e "$1/qemu-bundle$f" ] || ln -s "$f" "$1/qemu-bundle$f"
+        done
+    done
+}
 
 # The guest archive "pyverbs" (scripts/build-pyverbs.sh): Debian's python3-pyverbs, of the
 # host's rdma-core version, runs on this interpreter and standard library (the version

@@ -25,7 +25,7 @@ esac
 configure_opts=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
     --without-default-devices --with-devices-x86_64=irdma-sim-check --disable-debug-info
     --disable-docs --disable-tools --disable-werror --disable-download
-    --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
+    --firmwarepath=${QEMU_FIRMWARE_DIRS// /:})
 logs=$repo/build/qemu-series-check
 . "$repo/tests/lib-result.sh"
 . "$repo/tests/lib-qtest.sh"
@@ -100,14 +100,7 @@ else
     result FAIL "series: build: $(echo "$warnings" | wc -l) warnings in the device's files"
 fi
 
-# Run from its build tree, QEMU looks for firmware under build/qemu-bundle/<firmwarepath>:
-# point those at Debian's seabios / qemu-system-data / ipxe-qemu files.
-for fw in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
-    mkdir -p "$b/qemu-bundle$fw"
-    for f in "$fw"/*; do
-        [ -e "$b/qemu-bundle$f" ] || ln -s "$f" "$b/qemu-bundle$f"
-    done
-done
+qemu_bundle_firmware "$b"
 qtest_cases "$b" "$b/pyvenv/bin/meson" "$logs/meson-test.log"
 step "meson test ran"
 cp "$b/meson-logs/testlog.txt" "$logs/" 2> /dev/null
