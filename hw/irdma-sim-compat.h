@@ -4,7 +4,8 @@
  * and writes every changed interface through the names below.
  *   - headers that moved (sysemu/ -> system/, hw/qdev-properties.h -> hw/core/, PCIDevice and
  *     pci_dma_* in hw/pci/pci_device.h, icount_enabled() in exec/icount.h,
- *     qemu_ram_block_from_host() in system/ramblock.h): included where they are;
+ *     qemu_ram_block_from_host() in system/ramblock.h, current_machine in hw/core/boards.h):
+ *     included where they are;
  *   - property arrays: terminated by DEFINE_PROP_END_OF_LIST() and non-const until QEMU 9.2,
  *     const and sized by the array after it (IRDMA_SIM_PROPERTY, IRDMA_SIM_PROPS_END);
  *   - class_init's data argument: const from QEMU 10.1 (IRDMA_SIM_CLASS_DATA);
@@ -31,6 +32,11 @@
 #endif
 #if __has_include("hw/pci/pci_device.h")
 #include "hw/pci/pci_device.h"
+#endif
+#if __has_include("hw/core/boards.h")
+#include "hw/core/boards.h"
+#else
+#include "hw/boards.h"
 #endif
 #if __has_include("hw/core/qdev-properties.h")
 #include "hw/core/qdev-properties.h"

@@ -16,7 +16,6 @@
 #include "qemu/timer.h"
 #include "qapi/visitor.h"
 #include "qom/object.h"
-#include "hw/boards.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pci_bus.h"
 #include "hw/pci/pcie.h"

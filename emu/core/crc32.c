@@ -124,20 +124,27 @@ static inline __m512i fold_zmm(__m512i x, __m512i k, __m512i next)
                                      _mm512_clmulepi64_epi128(x, k, 0x11), next, 0x96);
 }
 
+/* Every lane selected: the zero-masking forms of the broadcast and the extraction, which GCC 12
+ * writes without the undefined-value operand its plain forms trip -Wuninitialized with. */
+#define ALL_LANES16 ((__mmask16)0xffff)
+#define ALL_LANES8  ((__mmask8)0xff)
+
 /* crc32_clmul() for @len of at least CLMUL_ZMM_MIN: four registers of four lanes folded side
  * by side, then into one, whose lanes are folded into one for crc32_lanes() with the rest. */
 __attribute__((target(CLMUL_ZMM_TARGET)))
 static uint32_t crc32_zmm(uint32_t crc, const uint8_t *p, size_t len)
 {
-    const __m512i k16 = _mm512_broadcast_i32x4(_mm_set_epi64x(CLMUL_X2016, CLMUL_X2080));
-    const __m512i k4 = _mm512_broadcast_i32x4(_mm_set_epi64x(CLMUL_X480, CLMUL_X544));
+    const __m512i k16 = _mm512_maskz_broadcast_i32x4(ALL_LANES16,
+                                                     _mm_set_epi64x(CLMUL_X2016, CLMUL_X2080));
+    const __m512i k4 = _mm512_maskz_broadcast_i32x4(ALL_LANES16,
+                                                    _mm_set_epi64x(CLMUL_X480, CLMUL_X544));
     __m512i x[CLMUL_ZMMS];
     __m128i k1, lane;
 
     for (unsigned i = 0; i < CLMUL_ZMMS; i++) {
         x[i] = _mm512_loadu_si512(p + i * CLMUL_ZMM);
     }
-    x[0] = _mm512_xor_si512(x[0], _mm512_castsi128_si512(_mm_cvtsi32_si128(crc)));
+    x[0] = _mm512_xor_si512(x[0], _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc)));
     p += CLMUL_ZMMS * CLMUL_ZMM;
     len -= CLMUL_ZMMS * CLMUL_ZMM;
     for (; len >= CLMUL_ZMMS * CLMUL_ZMM; p += CLMUL_ZMMS * CLMUL_ZMM,
@@ -155,9 +162,9 @@ static uint32_t crc32_zmm(uint32_t crc, const uint8_t *p, size_t len)
     /* Its four lanes, carried onto the last, stand for the message so far. */
     k1 = _mm_set_epi64x(CLMUL_X96, CLMUL_X160);
     lane = _mm512_castsi512_si128(x[0]);
-    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 1));
-    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 2));
-    lane = fold(lane, k1, _mm512_extracti32x4_epi32(x[0], 3));
+    lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 1));
+    lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 2));
+    lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 3));
     return crc32_lanes(lane, p, len);
 }
 #endif
