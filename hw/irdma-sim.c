@@ -53,6 +53,7 @@ struct IrdmaSimState {
     uint32_t msix_vectors;
     uint32_t link_speed_mbps;
     char *timing_mode;              /* "auto", "model" or "inline" */
+    bool vcpu_turns;                /* vcpu-turns: see irdma_sim_pass_turn() */
     IrdmaTimingParams timing;       /* the timing-* properties */
     char *faults;                   /* the fault plan's file, or NULL */
 
@@ -228,9 +229,10 @@ static const IrdmaHostOps irdma_sim_host_ops = {
  * what the device has just placed (perftest's latency tools: one process per vCPU) would see it
  * milliseconds late, and measure QEMU's turn order, not the device. A timer due 1 ns later,
  * set after each of the device's events and each register write, ends the turn there and makes
- * the next turn run timers, so the turns pass on. Not 0 ns: a timer due at once may be run by
- * the main loop at any host moment, and two runs then differed; 1 ns ahead, only the vCPU's
- * own instruction count reaches it, so the run stays deterministic. Both places are needed:
+ * the next turn run timers, so the turns pass on (property vcpu-turns, off by default). Not
+ * 0 ns: a timer due at once may be run by the main loop at any host moment, and two runs then
+ * differed at once; 1 ns ahead, two of three pairs of runs gave one digest and one pair did
+ * not, so with it a run of more than one vCPU is not sure to repeat. Both places are needed:
  * ib_write_lat / ib_send_lat medians (2 B, timing=model, 2 vCPUs) were 3999 / 2001 us with the
  * events' timer alone, 2.25 / 1999.86 us with the register writes' alone, 1.99 / 2.34 us with
  * both (without either, ib_write_lat 1999.82 us). Model timing only: with inline timing the
@@ -479,7 +481,8 @@ static void irdma_sim_realize(PCIDevice *pdev, Error **errp)
 
     irdma_sim_add_counters(s);
     s->event_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_event_timer, s);
-    if (cfg.timing_mode == TIMING_MODEL && icount_enabled() && current_machine->smp.cpus > 1) {
+    if (s->vcpu_turns && cfg.timing_mode == TIMING_MODEL && icount_enabled() &&
+        current_machine->smp.cpus > 1) {
         s->turn_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, irdma_sim_turn_timer, s);
     }
     s->nic = qemu_new_nic(&irdma_sim_net_info, &s->conf, object_get_typename(OBJECT(s)),
@@ -529,6 +532,7 @@ static IRDMA_SIM_PROPERTY irdma_sim_properties[] = {
                        IRDMA_MSIX_VECTORS_DEFAULT),
     DEFINE_PROP_UINT32("speed", IrdmaSimState, link_speed_mbps, IRDMA_LINK_SPEED_DEFAULT),
     DEFINE_PROP_STRING("timing", IrdmaSimState, timing_mode),
+    DEFINE_PROP_BOOL("vcpu-turns", IrdmaSimState, vcpu_turns, false),
     IRDMA_SIM_PROPS_END
 };
 

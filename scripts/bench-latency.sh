@@ -44,7 +44,7 @@ guest() {   # $1: timing mode, $2: perftest tools (comma-separated); the log's p
     # The harness's own verdict is not needed: a tool that failed has no figure below.
     python3 "$here/run-guest.py" --icount 0 --smp 2 --tests rdma-perftest,rdma-lat --quiet \
         --timeout 900 --test-timeout 600 --log "$log" \
-        --device-props "timing=$1,speed=$speed" --append "t.lat_iters=$iters t.perftest=$2" \
+        --device-props "timing=$1,speed=$speed,vcpu-turns=on" --append "t.lat_iters=$iters t.perftest=$2" \
         > /dev/null || true
     [ -z "${BENCH_LOCK:-}" ] || flock -u 9
     echo "$log"
