@@ -273,13 +273,9 @@ static void test_pf_reset(void)
 
 /* ---- admin queue ---- */
 
-/* Programs an ATQ of AQ_RING_LEN zeroed descriptors in guest memory; returns its address. */
-static uint64_t atq_setup(IrdmaSimTest *t)
+/* Programs the ATQ at @ring as ice_init_sq does: disabled, head and tail 0, base, enabled. */
+static void atq_program(IrdmaSimTest *t, uint64_t ring)
 {
-    size_t size = AQ_RING_LEN * AQ_DESC_SIZE;
-    uint64_t ring = guest_alloc(&t->qs->alloc, size);
-
-    qtest_memset(t->qts, ring, 0, size);
     wr32(t, PF_FW_ATQLEN, 0);
     wr32(t, PF_FW_ATQH, 0);
     wr32(t, PF_FW_ATQT, 0);
@@ -288,6 +284,16 @@ static uint64_t atq_setup(IrdmaSimTest *t)
     wr32(t, PF_FW_ATQLEN, AQ_RING_LEN | PF_FW_xQLEN_ENABLE_M);
     g_assert_cmphex(rd32(t, PF_FW_ATQBAL), ==, (uint32_t)ring);
     g_assert_cmphex(rd32(t, PF_FW_ATQLEN), ==, AQ_RING_LEN | PF_FW_xQLEN_ENABLE_M);
+}
+
+/* Programs an ATQ of AQ_RING_LEN zeroed descriptors in guest memory; returns its address. */
+static uint64_t atq_setup(IrdmaSimTest *t)
+{
+    size_t size = AQ_RING_LEN * AQ_DESC_SIZE;
+    uint64_t ring = guest_alloc(&t->qs->alloc, size);
+
+    qtest_memset(t->qts, ring, 0, size);
+    atq_program(t, ring);
     return ring;
 }
 
@@ -315,13 +321,13 @@ static bool atq_wait_head(IrdmaSimTest *t, uint32_t head)
     return rd32(t, PF_FW_ATQH) == head;
 }
 
-/* The written-back descriptor of slot @slot: done, completed, cookie kept; its flags. */
 /* A little-endian dword of a descriptor (QEMU's ldl_le_p returns a signed int). */
 static uint32_t le32_at(const uint8_t *p)
 {
     return (uint32_t)ldl_le_p(p);
 }
 
+/* The written-back descriptor of slot @slot: done, completed, cookie kept; its flags. */
 static uint16_t atq_done(IrdmaSimTest *t, uint64_t ring, unsigned slot, uint16_t opcode,
                          uint8_t desc[AQ_DESC_SIZE])
 {
@@ -334,6 +340,17 @@ static uint16_t atq_done(IrdmaSimTest *t, uint64_t ring, unsigned slot, uint16_t
     g_assert_cmphex(le32_at(desc + AQ_DESC_COOKIE_H), ==, AQ_COOKIE_H);
     g_assert_cmphex(le32_at(desc + AQ_DESC_COOKIE_L), ==, AQ_COOKIE_L);
     return flags;
+}
+
+/* Command @opcode in slot @slot, the tail moved past it, the head awaited: the written-back
+ * descriptor's flags (atq_done). */
+static uint16_t atq_round_trip(IrdmaSimTest *t, uint64_t ring, unsigned slot, uint16_t opcode,
+                               uint8_t desc[AQ_DESC_SIZE])
+{
+    atq_put(t, ring, slot, opcode);
+    wr32(t, PF_FW_ATQT, slot + 1);
+    g_assert_true(atq_wait_head(t, slot + 1));
+    return atq_done(t, ring, slot, opcode, desc);
 }
 
 static void assert_get_version(const uint8_t desc[AQ_DESC_SIZE])
@@ -361,17 +378,11 @@ static void test_aq_get_version(void)
 
     start_mapped(&t, "");
     ring = atq_setup(&t);
-    atq_put(&t, ring, 0, AQC_GET_VER);
-    wr32(&t, PF_FW_ATQT, 1);
-    g_assert_true(atq_wait_head(&t, 1));
-    g_assert_cmphex(atq_done(&t, ring, 0, AQC_GET_VER, desc) & AQ_FLAG_ERR, ==, 0);
+    g_assert_cmphex(atq_round_trip(&t, ring, 0, AQC_GET_VER, desc) & AQ_FLAG_ERR, ==, 0);
     g_assert_cmpuint(lduw_le_p(desc + AQ_DESC_RETVAL), ==, AQ_RC_OK);
     assert_get_version(desc);
     /* The next command follows in the next slot. */
-    atq_put(&t, ring, 1, AQC_GET_VER);
-    wr32(&t, PF_FW_ATQT, 2);
-    g_assert_true(atq_wait_head(&t, 2));
-    atq_done(&t, ring, 1, AQC_GET_VER, desc);
+    atq_round_trip(&t, ring, 1, AQC_GET_VER, desc);
     assert_get_version(desc);
     stop(&t);
 }
@@ -405,10 +416,7 @@ static void test_aq_errors(void)
 
     start_mapped(&t, "");
     ring = atq_setup(&t);
-    atq_put(&t, ring, 0, AQ_OPCODE_NONE);
-    wr32(&t, PF_FW_ATQT, 1);
-    g_assert_true(atq_wait_head(&t, 1));
-    g_assert_cmphex(atq_done(&t, ring, 0, AQ_OPCODE_NONE, desc) & AQ_FLAG_ERR, ==,
+    g_assert_cmphex(atq_round_trip(&t, ring, 0, AQ_OPCODE_NONE, desc) & AQ_FLAG_ERR, ==,
                     AQ_FLAG_ERR);
     g_assert_cmpuint(lduw_le_p(desc + AQ_DESC_RETVAL), ==, AQ_RC_ESRCH);
 
@@ -433,9 +441,7 @@ static void test_aq_ring_on_own_bar(gconstpointer props)
     start_mapped(&t, props);
     ring = t.bar0.addr + PFGEN_CTRL;
     wr32(&t, PF_MBX_ARQBAL, 0x2000);
-    wr32(&t, PF_FW_ATQBAL, (uint32_t)ring);
-    wr32(&t, PF_FW_ATQBAH, ring >> 32);
-    wr32(&t, PF_FW_ATQLEN, AQ_RING_LEN | PF_FW_xQLEN_ENABLE_M);
+    atq_program(&t, ring);
     wr32(&t, PF_FW_ATQT, 1);
     for (int i = 0; i < AQ_POLL_STEPS; i++) {
         qtest_clock_step(t.qts, AQ_POLL_STEP_NS);
