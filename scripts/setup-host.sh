@@ -12,7 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 wanted=$(echo $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE |
          tr ' ' '\n' | sort -u)
 # shellcheck disable=SC2086
-installed=$(dpkg-query -W -f='${Package} ${Status}\n' $wanted 2>/dev/null |
+# dpkg-query exits 1 when a package is unknown to dpkg (any fresh machine): its list still counts.
+installed=$({ dpkg-query -W -f='${Package} ${Status}\n' $wanted 2>/dev/null || true; } |
             awk '$NF == "installed" && $(NF - 1) == "ok" { print $1 }' | sort -u)
 mapfile -t missing < <(comm -23 <(echo "$wanted") <(echo "$installed"))
 
