@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import qemu_trace
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USAGE = """\
 usage: scripts/irdma-sim demo [OPTIONS]   (scripts/demo.py [OPTIONS] once the tree is built)
@@ -66,7 +68,6 @@ KLOG_CONSOLE = re.compile(r"^\[\s*\d+\.\d+\] ")
 KTAP_RESULT = re.compile(r"^(ok|not ok) \d+ (\S+)(?: # (.*))?$")
 HARNESS_RESULT = re.compile(r"^(PASS|FAIL|TIMEOUT)\s+(\S+)(?: (.*))?$")
 LOG_LINE = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)$")
-TRACE_LINE = re.compile(r"^\d+@(\d+\.\d+):(irdma_sim_\w+) ?(.*)$")
 
 
 class UsageError(Exception):
@@ -236,9 +237,9 @@ class Trace:
         try:
             with open(self.path, errors="replace") as f:
                 for line in f:
-                    m = TRACE_LINE.match(line)
-                    if m:
-                        self.events.append((float(m.group(1)), m.group(2), m.group(3)))
+                    event = qemu_trace.parse(line)
+                    if event and event[0] is not None:
+                        self.events.append(event)
         except OSError as e:
             self.problem = f"cannot read the trace {self.path}: {e.strerror}"
             return

@@ -14,6 +14,7 @@ suspended (> 0), WS nodes removed and added; the SQD round trip done; the fault 
 (fired at least once) and the driver's reaction seen ("timed out waiting for suspend"). Prints
 one PASS or FAIL line per check and "N passed, N failed"; exit 0 only if all passed.
 """
+import datetime
 import os
 import re
 import subprocess
@@ -130,6 +131,13 @@ FAKE_TRACE = "".join(f"1@{1000 + t:.6f}:{line}\n" for t, line in [
 ])
 
 
+# The same trace as QEMU 10 and later write it: an ISO 8601 UTC time before each event.
+FAKE_TRACE_ISO = "".join(
+    f"{datetime.datetime.fromtimestamp(float(stamp), datetime.timezone.utc):%Y-%m-%dT%H:%M:%S.%f}Z "
+    f"{event}" for stamp, event in (line.split("@", 1)[1].split(":", 1)
+                                    for line in FAKE_TRACE.splitlines(keepends=True)))
+
+
 def run_demo(args, env=None):
     return subprocess.run([sys.executable, DEMO] + args, capture_output=True, text=True,
                           env=env)
@@ -162,6 +170,23 @@ def bad_input_checks(tmp):
     return out
 
 
+def trace_format_checks(tmp):
+    """[(ok, what)]: the device's counts read alike from QEMU 7.2's and QEMU 10's trace lines."""
+    counts = {}
+    for fmt, trace in (("7.2", FAKE_TRACE), ("10", FAKE_TRACE_ISO)):
+        log = os.path.join(tmp, f"trace-{fmt}.log")
+        with open(log, "w") as f:
+            f.write(FAKE_LOG)
+        with open(log + ".trace", "w") as f:
+            f.write(trace)
+        r = run_demo(["--replay", log, "--picture", os.path.join(tmp, f"trace-{fmt}.svg")])
+        m = re.search(r"^PASS\s+demo-tc-change\s+(device: .*)$", r.stdout, re.M)
+        counts[fmt] = m.group(1) if m else None
+    want = "device: 3 QPs, 3 SUSPEND_QP, 3 AE 0x0900, 3 RESUME_QP, WS 1 nodes removed, 1 added"
+    return [(counts["7.2"] == want and counts["10"] == want,
+             f"device counts from both trace formats: {counts}")]
+
+
 def selftest(path):
     with open(path) as f:
         text = f.read()
@@ -175,6 +200,7 @@ def selftest(path):
                         f"{what}: fails {failed[0] if failed else 'no check'}"))
     with tempfile.TemporaryDirectory() as tmp:
         results += bad_input_checks(tmp)
+        results += trace_format_checks(tmp)
     return report(results)
 
 

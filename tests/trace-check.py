@@ -4,18 +4,21 @@
     trace-check.py LOG [PREFIX]     PREFIX: default irdma_sim_cqp_ (-trace 'irdma_sim_cqp_*')
     trace-check.py --selftest
 
-Reads the lines of QEMU's log trace backend ("irdma_sim_NAME detail", or with -msg
-timestamp=on "PID@SEC.USEC:irdma_sim_NAME detail") and fails when no event starts with PREFIX
+Reads the lines of QEMU's log trace backend ("irdma_sim_NAME detail"; with -msg
+timestamp=on "PID@SEC.USEC:irdma_sim_NAME detail" up to QEMU 7.2, "YYYY-MM-DDTHH:MM:SS.USECZ
+irdma_sim_NAME detail" from QEMU 10) and fails when no event starts with PREFIX
 or when any irdma_sim_ event does not (another block leaked through, or the events are not
 separate QEMU trace events). Prints the events seen per name, a PASS or FAIL line and
 "N passed, N failed".
 """
 import collections
-import re
+import os
 import sys
 import tempfile
 
-LINE_RE = re.compile(r"^(?:\d+@\d+\.\d+:)?(irdma_sim_\w+)(?: |$)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import qemu_trace  # noqa: E402
+
 
 
 def check(path, prefix):
@@ -24,9 +27,9 @@ def check(path, prefix):
     try:
         with open(path, errors="replace") as f:
             for line in f:
-                m = LINE_RE.match(line)
-                if m:
-                    seen[m.group(1)] += 1
+                event = qemu_trace.parse(line)
+                if event:
+                    seen[event[1]] += 1
     except OSError as e:
         return False, f"cannot read {path}: {e.strerror}"
     ours = {n: c for n, c in seen.items() if n.startswith(prefix)}
@@ -41,11 +44,14 @@ def check(path, prefix):
 
 
 def selftest():
-    """The check on three made-up logs: it must pass one and fail two."""
+    """The check on made-up logs: it must pass the first two and fail the others."""
     cases = [
         ("irdma_sim_cqp_create SQ of 32 WQEs\n"
          "1234@1700000000.000001:irdma_sim_cqp_wqe create_qp (0x00) idx=1\n"
          "qemu-system-x86_64: some warning\n", True),
+        ("2026-12-06T03:43:43.005968Z irdma_sim_cqp_create SQ of 2048 WQEs at 0xaa20000\n", True),
+        ("2026-12-06T03:43:43.005968Z irdma_sim_qp_create qp=3 RC\n"
+         "irdma_sim_cqp_wqe create_qp (0x00) idx=1\n", False),
         ("irdma_sim_cqp_wqe create_qp (0x00) idx=1\nirdma_sim_qp_create qp=3 RC\n", False),
         ("irdma_sim_mmio_read addr=0x000000 val=0x00000000\n", False),
         ("", False),
