@@ -294,9 +294,12 @@ def traffic_intervals(times, lo, hi):
 
 def draw(trace, qps, counts, path, kernel):
     """The TC change's timeline as an SVG at @path (gnuplot); returns None or why it failed."""
+    suspends = [t for t, _ in trace.window("irdma_sim_qp_suspend")]
+    resumes = [t for t, _ in trace.window("irdma_sim_qp_resume")]
+    if not suspends or not resumes:
+        return "no SUSPEND_QP or RESUME_QP event in the trace during the TC change"
     peers = trace.peers()
-    first = min(t for t, _ in trace.window("irdma_sim_qp_suspend"))
-    last = max(t for t, _ in trace.window("irdma_sim_qp_resume"))
+    first, last = min(suspends), max(resumes)
     pad = max(PICTURE_PAD * (last - first), PICTURE_PAD_MIN_S)
     lo, hi = first - pad, last + pad
     done = {}
