@@ -11,16 +11,20 @@
 # With --fuzz, the same sources and devices build QEMU's fuzz targets instead (clang, libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer; docs/fuzzing.md), in a tree of their own:
 # build/qemu-fuzz-x86_64, whose generic-fuzz-irdma-sim target the release's patch set adds.
-#   scripts/build-qemu.sh [--fuzz] [LINK]
+# With --coverage, qemu-system-x86_64 instrumented for gcov (--enable-gcov), in a tree of its
+# own: build/qemu-cov-x86_64, for the line coverage of hw/ and emu/ (scripts/fuzz.sh --qemu
+# --coverage).
+#   scripts/build-qemu.sh [--fuzz|--coverage] [LINK]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
 qemu=${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}
-fuzz=false
-if [ "${1:-}" = --fuzz ]; then
-    fuzz=true
-    shift
-fi
+variant=plain
+case "${1:-}" in
+    --fuzz) variant=fuzz; shift ;;
+    --coverage) variant=coverage; shift ;;
+    --*) echo "build-qemu: unknown option '$1' (--fuzz or --coverage)" >&2; exit 2 ;;
+esac
 # A bad name or tree is refused before any package is installed.
 python3 "$here/qemu-source.py" check "$qemu" || exit 2
 
@@ -33,7 +37,7 @@ if [ -n "$QDSC" ]; then
 else
     echo "build-qemu: QEMU $QVERSION from the tree $QTREE"
 fi
-if $fuzz && ! grep -qs generic_fuzz_configs "$QPATCHES"/*.patch; then
+if [ $variant = fuzz ] && ! grep -qs generic_fuzz_configs "$QPATCHES"/*.patch; then
     echo "build-qemu: --fuzz: qemu-patches/$(basename "$QPATCHES") adds no generic-fuzz configuration for the device (QEMU $QVERSION)" >&2
     exit 2
 fi
@@ -55,12 +59,18 @@ if [ -n "$QTOOLS" ]; then
     configure_opts+=(--python=/usr/bin/python3 --disable-install-blobs)
 fi
 target=qemu-system-x86_64
-if $fuzz; then
-    # Line tables only: file:line in the sanitizers' reports at a fraction of -g's cost.
-    configure_opts+=(--cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan
-        --extra-cflags=-gline-tables-only)
-    target=qemu-fuzz-x86_64
-fi
+link=${1:-$repo/build/$target}
+case $variant in
+    fuzz)
+        # Line tables only: file:line in the sanitizers' reports at a fraction of -g's cost.
+        configure_opts+=(--cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan
+            --extra-cflags=-gline-tables-only)
+        target=qemu-fuzz-x86_64
+        link=${1:-$repo/build/$target} ;;
+    coverage)
+        configure_opts+=(--enable-gcov)
+        link=${1:-$repo/build/qemu-cov-x86_64} ;;
+esac
 
 key=$( { echo "${QDSC:+$(basename "$QDSC")}$QTREE"
          cat "$QPATCHES"/*.patch "$QPATCHES/devices-x86_64.mak"
@@ -129,7 +139,6 @@ grep -E 'warning:' "$tree/build/ninja.log" | grep -E 'irdma-sim' >&2 || true
 
 qemu_bundle_firmware "$tree/build"
 
-link=${1:-$repo/build/$target}
 mkdir -p "$(dirname "$link")"
 ln -sfn "$tree/build/$target" "$link"
 echo "build-qemu: ${link#"$repo"/} ready (QEMU $QVERSION)"

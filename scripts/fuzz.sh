@@ -13,6 +13,9 @@
 #                                      the corpus merged and written out as qtest scripts
 #                                      (tests/fuzz/qemu/traces/, replayed by the test command)
 #   scripts/fuzz.sh --qemu --replay    the QEMU target's corpus and reproducers once through it
+#   scripts/fuzz.sh --qemu --coverage  the line coverage of hw/ and emu/ that the QEMU target's
+#                                      kept inputs reach: their qtest scripts replayed through
+#                                      QEMU 11.1 built for gcov (build/qemu-cov-x86_64)
 # Findings are written to build/fuzz/findings/ (crash-*, leak-*, timeout-*), the QEMU target's
 # to build/qemu-fuzz/findings/.
 set -euo pipefail
@@ -26,6 +29,7 @@ findings=$out/findings
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 replay=false
 qemu=false
+coverage=false
 seconds=3600
 jobs=1
 case "${1:-}" in
@@ -33,11 +37,12 @@ case "${1:-}" in
     --qemu) qemu=true
             case "${2:-}" in
                 --replay) replay=true ;;
+                --coverage) coverage=true ;;
                 "") ;;
-                *[!0-9]*) echo "fuzz: --qemu SECONDS must be a number or --replay, not '$2'" >&2; usage ;;
+                *[!0-9]*) echo "fuzz: --qemu SECONDS must be a number, --replay or --coverage, not '$2'" >&2; usage ;;
                 *) seconds=$2 ;;
             esac
-            [ $# -le 2 ] || { echo "fuzz: --qemu takes SECONDS or --replay, not also '$3'" >&2; usage; } ;;
+            [ $# -le 2 ] || { echo "fuzz: --qemu takes SECONDS, --replay or --coverage, not also '$3'" >&2; usage; } ;;
     "") ;;
     *[!0-9]*) echo "fuzz: SECONDS must be a number, not '$1'" >&2; usage ;;
     *) seconds=$1
@@ -58,6 +63,36 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get install -y --no-install-recommends "${missing[@]}" > /dev/null
 fi
 
+# $1 fuzz binary, $2 log, $3 what it is, then its arguments: every input once (-runs=0), any
+# finding failing the command.
+replay_inputs() {
+    local fuzzer=$1 log=$2 what=$3
+    shift 3
+    "$fuzzer" "$@" -runs=0 > "$log" 2>&1 ||
+        { tail -n 40 "$log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
+    echo "fuzz: ${what}replayed $(ls "$corpus" | wc -l) corpus inputs and" \
+         "$(ls "$repro" 2> /dev/null | wc -l) reproducers: no finding"
+    exit 0
+}
+
+# hw/ and emu/ lines reached by the QEMU target's kept inputs, through their qtest scripts (the
+# test command's replay) in a QEMU built for gcov, the fuzz target's release.
+if $coverage; then
+    covqemu=$repo/build/qemu-cov-x86_64
+    IRDMA_SIM_QEMU=11.1 bash "$here/build-qemu.sh" --coverage "$covqemu" > /dev/null || exit 1
+    objdir=$(dirname "$(readlink -f "$covqemu")")
+    find "$objdir" -name '*.gcda' -delete
+    mkdir -p "$repo/build/qemu-fuzz"
+    status=0
+    bash "$repo/tests/qemu-fuzz-replay.sh" "$covqemu" > "$repo/build/qemu-fuzz/coverage-replay.out" ||
+        status=1
+    grep -E '^(FAIL|PASS) qemu-fuzz: corpus' "$repo/build/qemu-fuzz/coverage-replay.out"
+    report=$repo/build/qemu-fuzz/coverage.txt
+    python3 "$here/gcov-lines.py" "$objdir" "$report" | sed 's/^/fuzz: QEMU target: coverage of /'
+    echo "fuzz: QEMU target: coverage per file in $report"
+    exit $status
+fi
+
 # The QEMU target: built with the release's patch set, whose 0003 adds the configuration.
 if $qemu; then
     qcorpus=$repo/tests/fuzz/qemu/corpus
@@ -75,13 +110,9 @@ if $qemu; then
     limits=(-timeout=10 -rss_limit_mb=4096)
     inputs=("$qcorpus")
     [ -n "$(ls -A "$qrepro")" ] && inputs+=("$qrepro")
-    if $replay; then
-        "$fuzzer" "$target" -runs=0 "${limits[@]}" "${inputs[@]}" > "$qout/replay.log" 2>&1 ||
-            { tail -n 40 "$qout/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
-        echo "fuzz: QEMU target: replayed $(ls "$qcorpus" | wc -l) corpus inputs and" \
-             "$(ls "$qrepro" | wc -l) reproducers: no finding"
-        exit 0
-    fi
+    corpus=$qcorpus repro=$qrepro
+    $replay && replay_inputs "$fuzzer" "$qout/replay.log" "QEMU target: " \
+        "$target" "${limits[@]}" "${inputs[@]}"
     work=$qout/corpus-new
     rm -rf "$work" && mkdir -p "$work"
     status=0
@@ -125,11 +156,7 @@ export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 if $replay; then
     inputs=("$corpus")
     [ -n "$(ls -A "$repro" 2> /dev/null)" ] && inputs+=("$repro")
-    "$out/tests/fuzz/fuzz-device" -runs=0 -timeout=10 "${inputs[@]}" > "$out/replay.log" 2>&1 ||
-        { tail -n 40 "$out/replay.log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
-    echo "fuzz: replayed $(ls "$corpus" | wc -l) corpus inputs and" \
-         "$(ls "$repro" 2> /dev/null | wc -l) reproducers: no finding"
-    exit 0
+    replay_inputs "$out/tests/fuzz/fuzz-device" "$out/replay.log" "" -timeout=10 "${inputs[@]}"
 fi
 
 work=$out/corpus-new
