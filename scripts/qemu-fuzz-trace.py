@@ -17,7 +17,7 @@ that any qemu-system-x86_64 with the device replays with -qtest stdio, no fuzzin
         "ok TRACE (N commands)" or "fault TRACE: WHY" for each; exit 1 on a fault
 A replay faults when QEMU dies, hangs (REPLAY_TIMEOUT s for a script), answers a command with
 anything but OK, or does not exit cleanly when told to; its stderr's tail is kept in WHY. The
-one other answer taken is qtest's own on a clock_step with nothing to step to (from QEMU 10:
+one other answer taken is qtest's own on a clock_step with nothing to step to (QEMU 11.1;
 "FAIL could not advance time", "FAIL cannot advance clock ..."): a statement about the
 virtual clock, which the fuzz target ignores too, not about the device.
 """
@@ -31,7 +31,7 @@ import threading
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PATCH = ROOT / "qemu-patches" / "11.1" / "0003-add-irdma-sim-generic-fuzz-config.patch"
 CONFIG_NAME = "irdma-sim"
-# qtest's answers (QEMU 10 and later) to a clock_step the virtual clock cannot take.
+# qtest's answers (QEMU 11.1; 7.2 answers OK) to a clock_step the virtual clock cannot take.
 CLOCK_IDLE = ("FAIL could not advance time", "FAIL cannot advance clock")
 # As tests/qtest/fuzz/generic_fuzz.c starts the machine around the configuration's arguments.
 FUZZ_PREFIX = ["-display", "none", "-machine", "accel=qtest", "-m", "512M"]

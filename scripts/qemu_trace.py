@@ -1,7 +1,7 @@
 """Lines of QEMU's log trace backend, as run-guest.py records them (-msg timestamp=on -D FILE).
 
-QEMU up to 7.2 prefixes each event with "PID@SEC.USEC:" (host time, seconds since the epoch);
-from QEMU 10 with "YYYY-MM-DDTHH:MM:SS.USECZ " (the same time, ISO 8601 in UTC). Without
+QEMU 7.2 prefixes each event with "PID@SEC.USEC:" (host time, seconds since the epoch);
+QEMU 11.1 with "YYYY-MM-DDTHH:MM:SS.USECZ " (the same time, ISO 8601 in UTC). Without
 -msg timestamp=on there is no prefix.
 """
 import datetime

@@ -131,7 +131,7 @@ FAKE_TRACE = "".join(f"1@{1000 + t:.6f}:{line}\n" for t, line in [
 ])
 
 
-# The same trace as QEMU 10 and later write it: an ISO 8601 UTC time before each event.
+# The same trace as QEMU 11.1 writes it: an ISO 8601 UTC time before each event.
 FAKE_TRACE_ISO = "".join(
     f"{datetime.datetime.fromtimestamp(float(stamp), datetime.timezone.utc):%Y-%m-%dT%H:%M:%S.%f}Z "
     f"{event}" for stamp, event in (line.split("@", 1)[1].split(":", 1)
@@ -171,10 +171,10 @@ def bad_input_checks(tmp):
 
 
 def trace_format_checks(tmp):
-    """[(ok, what)]: the device's counts read alike from QEMU 7.2's and QEMU 10's trace lines;
+    """[(ok, what)]: the device's counts read alike from QEMU 7.2's and QEMU 11.1's trace lines;
     a trace without them (a format the demo cannot read) reported, not a crash."""
     counts, runs = {}, {}
-    for fmt, trace in (("7.2", FAKE_TRACE), ("10", FAKE_TRACE_ISO), ("empty", "")):
+    for fmt, trace in (("7.2", FAKE_TRACE), ("11.1", FAKE_TRACE_ISO), ("empty", "")):
         log = os.path.join(tmp, f"trace-{fmt}.log")
         with open(log, "w") as f:
             f.write(FAKE_LOG)
@@ -185,7 +185,7 @@ def trace_format_checks(tmp):
         counts[fmt] = m.group(1) if m else None
     want = "device: 3 QPs, 3 SUSPEND_QP, 3 AE 0x0900, 3 RESUME_QP, WS 1 nodes removed, 1 added"
     empty = runs["empty"]
-    return [(counts["7.2"] == want and counts["10"] == want,
+    return [(counts["7.2"] == want and counts["11.1"] == want,
              f"device counts from both trace formats: {counts}"),
             (empty.returncode == 1 and "Traceback" not in empty.stderr and
              bool(re.search(r"^SKIP\s+picture\s+not drawn: no SUSPEND_QP", empty.stdout, re.M)) and

@@ -5,8 +5,8 @@
     trace-check.py --selftest
 
 Reads the lines of QEMU's log trace backend ("irdma_sim_NAME detail"; with -msg
-timestamp=on "PID@SEC.USEC:irdma_sim_NAME detail" up to QEMU 7.2, "YYYY-MM-DDTHH:MM:SS.USECZ
-irdma_sim_NAME detail" from QEMU 10) and fails when no event starts with PREFIX
+timestamp=on "PID@SEC.USEC:irdma_sim_NAME detail" in QEMU 7.2, "YYYY-MM-DDTHH:MM:SS.USECZ
+irdma_sim_NAME detail" in QEMU 11.1) and fails when no event starts with PREFIX
 or when any irdma_sim_ event does not (another block leaked through, or the events are not
 separate QEMU trace events). Prints the events seen per name, a PASS or FAIL line and
 "N passed, N failed".
