@@ -59,18 +59,19 @@ if [ -n "$QTOOLS" ]; then
     configure_opts+=(--python=/usr/bin/python3 --disable-install-blobs)
 fi
 target=qemu-system-x86_64
-link=${1:-$repo/build/$target}
+link_name=$target
 case $variant in
     fuzz)
         # Line tables only: file:line in the sanitizers' reports at a fraction of -g's cost.
         configure_opts+=(--cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan
             --extra-cflags=-gline-tables-only)
         target=qemu-fuzz-x86_64
-        link=${1:-$repo/build/$target} ;;
+        link_name=$target ;;
     coverage)
         configure_opts+=(--enable-gcov)
-        link=${1:-$repo/build/qemu-cov-x86_64} ;;
+        link_name=qemu-cov-x86_64 ;;
 esac
+link=${1:-$repo/build/$link_name}
 
 key=$( { echo "${QDSC:+$(basename "$QDSC")}$QTREE"
          cat "$QPATCHES"/*.patch "$QPATCHES/devices-x86_64.mak"

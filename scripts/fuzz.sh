@@ -63,12 +63,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get install -y --no-install-recommends "${missing[@]}" > /dev/null
 fi
 
-# $1 fuzz binary, $2 log, $3 what it is, then its arguments: every input once (-runs=0), any
-# finding failing the command.
+# $1 fuzz binary, $2 log, $3 what it is, $4 corpus, $5 reproducers, then the binary's other
+# arguments: every input once (-runs=0), any finding failing the command.
 replay_inputs() {
-    local fuzzer=$1 log=$2 what=$3
-    shift 3
-    "$fuzzer" "$@" -runs=0 > "$log" 2>&1 ||
+    local fuzzer=$1 log=$2 what=$3 corpus=$4 repro=$5
+    local inputs=("$corpus")
+    shift 5
+    [ -n "$(ls -A "$repro" 2> /dev/null)" ] && inputs+=("$repro")
+    "$fuzzer" "$@" -runs=0 "${inputs[@]}" > "$log" 2>&1 ||
         { tail -n 40 "$log" >&2; echo "fuzz: replay found a fault" >&2; exit 1; }
     echo "fuzz: ${what}replayed $(ls "$corpus" | wc -l) corpus inputs and" \
          "$(ls "$repro" 2> /dev/null | wc -l) reproducers: no finding"
@@ -110,9 +112,8 @@ if $qemu; then
     limits=(-timeout=10 -rss_limit_mb=4096)
     inputs=("$qcorpus")
     [ -n "$(ls -A "$qrepro")" ] && inputs+=("$qrepro")
-    corpus=$qcorpus repro=$qrepro
-    $replay && replay_inputs "$fuzzer" "$qout/replay.log" "QEMU target: " \
-        "$target" "${limits[@]}" "${inputs[@]}"
+    $replay && replay_inputs "$fuzzer" "$qout/replay.log" "QEMU target: " "$qcorpus" "$qrepro" \
+        "$target" "${limits[@]}"
     work=$qout/corpus-new
     rm -rf "$work" && mkdir -p "$work"
     status=0
@@ -153,11 +154,8 @@ build "$out" "-fno-sanitize-recover=all" -Db_sanitize=address,undefined
 mkdir -p "$findings"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 
-if $replay; then
-    inputs=("$corpus")
-    [ -n "$(ls -A "$repro" 2> /dev/null)" ] && inputs+=("$repro")
-    replay_inputs "$out/tests/fuzz/fuzz-device" "$out/replay.log" "" -timeout=10 "${inputs[@]}"
-fi
+$replay && replay_inputs "$out/tests/fuzz/fuzz-device" "$out/replay.log" "" "$corpus" "$repro" \
+    -timeout=10
 
 work=$out/corpus-new
 rm -rf "$work" && mkdir -p "$work"
