@@ -178,6 +178,7 @@
     X(SQ_LOCAL_INV, sq_local_inv, sq, NORMAL) \
     X(SQ_REWIND, sq_rewind, sq, NORMAL) \
     X(SQ_RNR, sq_rnr, sq, NORMAL) \
+    X(SQ_RNR_WAIT, sq_rnr_wait, sq, NORMAL) \
     X(SQ_RX_STALE, sq_rx_stale, sq, NORMAL) \
     X(SQ_SGE_REFUSED, sq_sge_refused, sq, NORMAL) \
     X(SQ_SHADOW_DMA_ERROR, sq_shadow_dma_error, sq, NORMAL) \

@@ -792,6 +792,14 @@ static void run(void *arg)
     if (qp->state != QP_STATE_RTS && qp->state != QP_STATE_SQD) {
         return;
     }
+    /* IBA 9.7.5.2.8: after an RNR NAK the requester sends nothing until the timer ends
+     * (rnr_resume() runs it then). A run already due, a doorbell or the rest of a message
+     * longer than a run's budget must not resend at once: the pair would ping-pong RNR NAKs
+     * with no time passing. */
+    if (qp->req.rnr_ev) {
+        emu_trace(&d->host, TR_SQ_RNR_WAIT, "qp=%u", qp->id);
+        return;
+    }
     if (is_rc(qp) && !pump(d, qp, &budget)) {
         return;
     }
@@ -932,8 +940,6 @@ static void arm_rto(IrdmaDev *d, PeQp *qp)
     qp->req.rto_running = true;
     qp->req.rto_deadline = emu_event_deadline(&d->events, d->timing.p.rc_rto_ns);
     qp->req.rto_ticket = emu_event_ticket(&d->events);
-    /* A run during an RNR wait has sent again: the wait is over, the timer takes over. */
-    rnr_wait_end(d, qp);
     if (!qp->req.rto_ev) {
         rto_schedule(d, qp);
     }
@@ -1070,9 +1076,9 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
     }
     complete_front(d, qp);
     if (qp->req.sent_psn == qp->req.una) {
-        /* Nothing outstanding: no timer (a pending RTO event finds it stopped). */
+        /* Nothing outstanding: no timer (a pending RTO event finds it stopped). An RNR wait
+         * goes on: only its timer ends it. */
         qp->req.rto_running = false;
-        rnr_wait_end(d, qp);
     }
     kick(d, qp);
 }

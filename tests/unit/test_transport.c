@@ -751,6 +751,40 @@ START_TEST(rnr_nak_on_a_multi_packet_send_waits_the_timer_out)
 }
 END_TEST
 
+/* A doorbell during an RNR wait (a second SEND posted) runs the SQ: it must send nothing, not
+ * the rewound SEND nor the new one, until the timer ends; then both go, in order. A run due
+ * during the wait (a message longer than a run's budget) is the same case. */
+START_TEST(doorbell_during_an_rnr_wait_sends_nothing_until_the_timer_ends)
+{
+    const uint32_t len = 3 * TRT_MTU;
+    unsigned first, second;
+    TCqe c;
+
+    connect_default();
+    first = send_and_run(len, 0x5a);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_A, BTH_RC_ACK, -1), 1 + 1);   /* RNR, seq NAK */
+    fill_pattern(TRT_SRC + len, 500, 0x6b);
+    second = post_sq(&qa, (TWqe) { .op = SQ_OP_SEND, .laddr = TRT_SRC + len, .len = 500 });
+    ring(&qa);
+    ck_assert_uint_eq(h->frames->len, 0);
+    clock_advance(TRT_RNR_WAIT_NS - 1);
+    ck_assert_uint_eq(h->frames->len, 0);
+    ck_assert_uint_eq(count_seen(0, TRT_QPN_B, BTH_RC_SEND_FIRST, TRT_PSN_A), 1);
+    post_rq(&qb, TRT_RECV, len);
+    post_rq(&qb, TRT_RECV + len, 500);
+    clock_advance(1);
+    ck_assert_uint_eq(h->frames->len, 3 + 1);
+    wire_run(NULL, NULL);
+    expect_rq_cqe(&qb, 0, BTH_RC_SEND_LAST, len, &c);
+    expect_rq_cqe(&qb, 1, BTH_RC_SEND_ONLY, 500, &c);
+    expect_pattern(TRT_RECV, len, 0x5a);
+    expect_pattern(TRT_RECV + len, 500, 0x6b);
+    expect_sq_cqe(&qa, first, SQ_OP_SEND);
+    expect_sq_cqe(&qa, second, SQ_OP_SEND);
+    expect_no_ae();
+}
+END_TEST
+
 /* A READ whose only response is lost: the timeout asks again, the duplicate is answered. */
 START_TEST(read_with_its_response_lost_retries_after_the_rto)
 {
@@ -1490,6 +1524,7 @@ Suite *transport_suite(void)
     tcase_add_loop_test(tc, rnr_nak_exhausts_the_rnr_retry_count, 0, TRT_RNR_FOREVER);
     tcase_add_test(tc, retry_count_restarts_with_each_acknowledged_message);
     tcase_add_test(tc, rnr_nak_on_a_multi_packet_send_waits_the_timer_out);
+    tcase_add_test(tc, doorbell_during_an_rnr_wait_sends_nothing_until_the_timer_ends);
     tcase_add_test(tc, read_with_its_response_lost_retries_after_the_rto);
     tcase_add_test(tc, write_longer_than_the_window_flows_with_ackreq_acks);
     tcase_add_test(tc, send_longer_than_the_receive_wqe_is_an_invalid_request);
