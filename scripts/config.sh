@@ -34,7 +34,7 @@ QEMU_MATRIX="
 11.1  newer  1:11.1.1+ds-1  dfd4fbdd38517e2467002091bbcd938bbff8b2c851cc3f56b019236c7d1f21da  meson/trixie,python3-pycotap/trixie,python3-qemu-qmp/trixie-backports
 "
 # The QEMU of both README commands unless --qemu or IRDMA_SIM_QEMU says otherwise.
-QEMU_DEFAULT=7.2
+QEMU_DEFAULT=11.1
 # Where a QEMU built here finds its firmware: Debian's seabios, qemu-system-data and
 # ipxe-qemu files (configure's --firmwarepath).
 QEMU_FIRMWARE_DIRS="/usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu"
