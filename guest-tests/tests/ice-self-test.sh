@@ -16,8 +16,9 @@ wait_for "grep -qx 1 /sys/class/net/$ifc/carrier" 20 || fail "no carrier on $ifc
 # interrupt, so routing it here would take effect after the test's own interrupt.
 irq=$(awk -v n="ice-$slot:misc" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts)
 [ -n "$irq" ] || fail "no ice-$slot:misc interrupt in /proc/interrupts"
-mask=$((0x$(cat "/proc/irq/$irq/effective_affinity"))) || fail "IRQ $irq has no effective affinity"
-[ "$mask" -gt 0 ] || fail "IRQ $irq is delivered to no CPU"
+eff=$(cat "/proc/irq/$irq/effective_affinity") || fail "IRQ $irq has no effective affinity"
+mask=$((0x$eff))
+[ "$mask" -gt 0 ] || fail "IRQ $irq is delivered to no CPU ($eff)"
 cpu=0
 while [ $(((mask >> cpu) & 1)) = 0 ]; do cpu=$((cpu + 1)); done
 mark=$(dmesg | wc -l)
