@@ -2,15 +2,22 @@
 # Installs the host packages the build, the QEMU build and the guest image need, and a deb-src
 # entry for the configured Debian mirror (for `apt-get source qemu`). Idempotent: does nothing
 # when everything is present.
+#   setup-host.sh            every package the commands use
+#   setup-host.sh --python   python3 alone: what scripts/irdma-sim needs to check its arguments
+#                            before it installs the rest (a minimal bookworm has no python3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
 
 [ "$(id -u)" = 0 ] || { echo "setup-host: must run as root (apt-get install)" >&2; exit 1; }
 
+case "${1:-}" in
+    "") wanted=$(echo $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE) ;;
+    --python) wanted=python3 ;;
+    *) echo "setup-host: unknown option '$1' (--python or none)" >&2; exit 2 ;;
+esac
 # One dpkg-query for every package (one call per package took seconds on each command).
-wanted=$(echo $HOST_PKGS_BUILD $HOST_PKGS_QEMU $HOST_PKGS_GUEST $HOST_PKGS_BENCH $HOST_PKGS_MODULE |
-         tr ' ' '\n' | sort -u)
+wanted=$(echo $wanted | tr ' ' '\n' | sort -u)
 # shellcheck disable=SC2086
 # dpkg-query exits 1 when a package is unknown to dpkg (any fresh machine): its list still counts.
 installed=$({ dpkg-query -W -f='${Package} ${Status}\n' $wanted 2>/dev/null || true; } |
