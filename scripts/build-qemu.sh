@@ -31,7 +31,9 @@ python3 "$here/qemu-source.py" check "$qemu" || exit 2
 bash "$here/setup-host.sh"
 
 QDSC= QTREE= QVERSION= QDEBVERSION= QPATCHES= QTOOLS=
-eval "$(python3 "$here/qemu-source.py" fetch "$qemu")" || exit 2
+# The assignment keeps fetch's status (an eval of its empty output would succeed).
+fetched=$(python3 "$here/qemu-source.py" fetch "$qemu") || exit 2
+eval "$fetched"
 if [ -n "$QDSC" ]; then
     echo "build-qemu: QEMU $QVERSION from Debian's $QEMU_SRC_PKG $QDEBVERSION"
 else

@@ -34,7 +34,8 @@ refused() {
 }
 
 # The 6.12 kernel unpacked in the cache is the raw material of the user's tree and .deb.
-eval "$(python3 "$repo/scripts/kernel.py" prepare 6.12)" || { result FAIL "no 6.12 kernel"; exit 1; }
+prepared=$(python3 "$repo/scripts/kernel.py" prepare 6.12) || { result FAIL "no 6.12 kernel"; exit 1; }
+eval "$prepared"
 deb=$(ls "$IRDMA_SIM_CACHE"/dl/linux-image-"$KABI"_*.deb | head -n 1)
 mods=$(readlink -f "$KDIR/modroot/lib/modules/$KABI")
 

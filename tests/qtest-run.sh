@@ -29,7 +29,9 @@ build=$(dirname "$(readlink -f "$link")")
 # ninja's re-configure and for meson test, as scripts/build-qemu.sh has them.
 . "$repo/scripts/config.sh"
 QTOOLS=
-eval "$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}")"
+fetched=$(python3 "$repo/scripts/qemu-source.py" fetch "${IRDMA_SIM_QEMU:-$QEMU_DEFAULT}") ||
+    { result FAIL "qtest: the QEMU source does not resolve"; finish; }
+eval "$fetched"
 [ -z "$QTOOLS" ] || export PYTHONPATH=$QTOOLS${PYTHONPATH:+:$PYTHONPATH}
 if ! ninja -C "$build" tests/qtest/irdma-sim-test >> "$log" 2>&1; then
     tail -n 30 "$log"
