@@ -62,7 +62,10 @@ IRDMA_SIM_CACHE=${IRDMA_SIM_CACHE:-/var/cache/irdma-sim}
 # Host packages, installed on demand by scripts/setup-host.sh.
 HOST_PKGS_BUILD="build-essential meson ninja-build pkg-config libglib2.0-dev check libpci-dev
   libibverbs-dev librdmacm-dev python3 dpkg-dev xz-utils zstd rsync cpio kmod clang"
-HOST_PKGS_QEMU="libfdt-dev libpixman-1-dev libslirp-dev zlib1g-dev flex bison qemu-system-data seabios ipxe-qemu"
+# python3-venv, -pip, -setuptools, -wheel: QEMU 11's configure makes a venv of the system
+# interpreter and finds these there (Debian's tarball bundles no wheels; PyPI is not asked).
+HOST_PKGS_QEMU="libfdt-dev libpixman-1-dev libslirp-dev zlib1g-dev flex bison qemu-system-data seabios ipxe-qemu
+  python3-venv python3-pip python3-setuptools python3-wheel"
 # The benchmark report's plots (scripts/bench.sh).
 HOST_PKGS_BENCH="gnuplot-nox"
 # An irdma.ko built out of tree against a matrix kernel (scripts/build-module.sh): the kernel's
