@@ -335,7 +335,13 @@ static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
     uint64_t now = now_ns(d);
     WireFrame *f;
 
-    while (budget && (f = g_queue_peek_head(&q->frames)) && f->at <= now) {
+    while (budget && (f = g_queue_peek_head(&q->frames))) {
+        /* A frame this loop queued (the answer to one it handled: a READ response, an ACK)
+         * was stamped after the clock was read: read it again before leaving the frame to the
+         * timer. Under -icount the clock stands still in here, so nothing changes there. */
+        if (f->at > now && f->at > (now = now_ns(d))) {
+            break;
+        }
         /* Off the queue while it is handled: what that sends joins the queue behind it. */
         g_queue_unlink(&q->frames, &f->link);
         q->npkts -= f->npkts;

@@ -59,7 +59,10 @@ static void fh_msix_notify(void *opaque, unsigned vector)
 
 static uint64_t fh_clock_ns(void *opaque)
 {
-    return ((FakeHost *)opaque)->now_ns;
+    FakeHost *h = opaque;
+
+    h->now_ns += h->clock_tick_ns;
+    return h->now_ns;
 }
 
 static void fh_timer_arm(void *opaque, uint64_t deadline)

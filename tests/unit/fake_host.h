@@ -13,6 +13,8 @@ typedef struct FakeHost {
     uint8_t *mem;
     size_t mem_size;
     uint64_t now_ns;
+    uint64_t clock_tick_ns;    /* each read of the clock moves it on this much (a host whose
+                                * clock runs while the device works); 0: it stands still */
     bool timer_armed;
     uint64_t timer_deadline;
     unsigned timer_arms;
