@@ -343,9 +343,10 @@ perftest_run() {
     avg=$(awk -v s="$5" -v n="$6" -v c="$col" '$1 == s && $2 == n && $c > 0 { print $c }' "/tmp/$1.client")
     [ -n "$avg" ] || { cat "/tmp/$1.client"; fail "$1: no result row for $5 B x $6 iterations"; }
     case "$1" in
-        # t_typical, the median: a stall of a few iterations (warm-up) moves the average only.
-        *_lat) echo "$1 $2: $5 B x $6: average $avg $unit, median $(awk -v s="$5" -v n="$6" \
-                   '$1 == s && $2 == n { print $5 }' "/tmp/$1.client") $unit" ;;
+        # t_typical, the median: a stall of a few iterations (warm-up) moves the average only;
+        # the 99th percentile shows the tail.
+        *_lat) echo "$1 $2: $5 B x $6: average $avg $unit, $(awk -v s="$5" -v n="$6" \
+                   '$1 == s && $2 == n { printf "median %s usec, p99 %s", $5, $8 }' "/tmp/$1.client") $unit" ;;
         *) echo "$1 $2: $5 B x $6: average $avg $unit" ;;
     esac
 }

@@ -1,16 +1,24 @@
 # perftest's ib_send_bw, ib_write_bw, ib_read_bw (64 KiB messages), ib_write_lat and ib_send_lat
 # (2 B), server and client in this guest on the device's own address: each must report the
-# iterations asked for and a positive average (guest-tests lib.sh perftest_run). t.perftest=a,b
-# runs only those tools (scripts/bench-rdma.sh). RDMA_DEV: irdma0 by default, rxe0 from
+# iterations asked for and a positive average (guest-tests lib.sh perftest_run).
+# t.perftest=TOOL[:BYTES[:ITERATIONS]],... runs only those tools, with those message sizes and
+# iterations where given (scripts/bench-rdma.sh). RDMA_DEV: irdma0 by default, rxe0 from
 # rxe-perftest.sh.
 . /tests/lib.sh
 dev=${RDMA_DEV:-irdma0}
 gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
 ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
-for tool in $(echo "${T_perftest:-ib_send_bw,ib_write_bw,ib_read_bw,ib_write_lat,ib_send_lat}" | tr ',' ' '); do
+for spec in $(echo "${T_perftest:-ib_send_bw,ib_write_bw,ib_read_bw,ib_write_lat,ib_send_lat}" | tr ',' ' '); do
+    tool=${spec%%:*}
     case "$tool" in
-        *_bw) perftest_run "$tool" "$dev" "$gid" "$ip" 65536 200 ;;
-        *_lat) perftest_run "$tool" "$dev" "$gid" "$ip" 2 500 ;;
+        *_bw) bytes=65536 iters=200 ;;
+        *_lat) bytes=2 iters=500 ;;
         *) fail "not a perftest tool: $tool" ;;
     esac
+    IFS=: read -r _ b n <<EOS
+$spec
+EOS
+    bytes=${b:-$bytes} iters=${n:-$iters}
+    case "$bytes$iters" in *[!0-9]*) fail "not TOOL[:BYTES[:ITERATIONS]] in t.perftest: $spec" ;; esac
+    perftest_run "$tool" "$dev" "$gid" "$ip" "$bytes" "$iters"
 done
