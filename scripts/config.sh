@@ -60,8 +60,9 @@ PYVERBS_PYTHON_PKGS="python3.11-minimal libpython3.11-minimal libpython3.11-stdl
 IRDMA_SIM_CACHE=${IRDMA_SIM_CACHE:-/var/cache/irdma-sim}
 
 # Host packages, installed on demand by scripts/setup-host.sh.
+# libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only recommended by clang).
 HOST_PKGS_BUILD="build-essential meson ninja-build pkg-config libglib2.0-dev check libpci-dev
-  libibverbs-dev librdmacm-dev python3 dpkg-dev xz-utils zstd rsync cpio kmod clang"
+  libibverbs-dev librdmacm-dev python3 dpkg-dev xz-utils zstd rsync cpio kmod clang libclang-rt-14-dev"
 # python3-venv, -pip, -setuptools, -wheel: QEMU 11's configure makes a venv of the system
 # interpreter and finds these there (Debian's tarball bundles no wheels; PyPI is not asked).
 HOST_PKGS_QEMU="libfdt-dev libpixman-1-dev libslirp-dev zlib1g-dev flex bison qemu-system-data seabios ipxe-qemu

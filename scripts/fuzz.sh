@@ -55,7 +55,7 @@ esac
 mkdir -p "$repo/build" && cd "$repo/build"
 
 missing=()
-for p in clang llvm meson ninja-build libglib2.0-dev zlib1g-dev check; do
+for p in clang libclang-rt-14-dev llvm meson ninja-build libglib2.0-dev zlib1g-dev check; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
