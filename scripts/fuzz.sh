@@ -145,9 +145,14 @@ fi
 
 # $1 build dir, $2 extra compiler flags: the emu core and the harness with libFuzzer's hooks.
 build() {
-    [ -e "$1/build.ninja" ] ||
-        CC=clang meson setup "$1" "$repo" -Dfuzz=true -Db_lundef=false "${@:3}" \
-            "-Dc_args=$2 -fsanitize=fuzzer-no-link" > /dev/null
+    if ! [ -e "$1/build.ninja" ] &&
+       ! CC=clang meson setup "$1" "$repo" -Dfuzz=true -Db_lundef=false "${@:3}" \
+            "-Dc_args=$2 -fsanitize=fuzzer-no-link" > "$1.log" 2>&1; then
+        tail -n 20 "$1.log" >&2
+        echo "fuzz: meson setup of $1 failed (clang and its runtimes, libclang-rt-14-dev?)" >&2
+        rm -rf "$1"
+        exit 1
+    fi
     ninja -C "$1" tests/fuzz/fuzz-device > "$1.log" 2>&1 || { cat "$1.log" >&2; exit 1; }
 }
 build "$out" "-fno-sanitize-recover=all" -Db_sanitize=address,undefined
