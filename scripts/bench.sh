@@ -32,6 +32,8 @@ run_benchmarks() {
         [ -e "$repo/build/guest/$(python3 "$here/kernel.py" slug)/initramfs.cpio.gz" ] ||
         { echo "bench: build first (scripts/irdma-sim test)" >&2; exit 1; }
 
+    echo "kernel ${IRDMA_SIM_KERNEL:-$KERNEL_DEFAULT}, $("$repo/build/qemu-system-x86_64" --version | head -n 1), $(date -u +%F)" \
+        > "$out/context.txt"
     echo "== 1. device core (bench-emu, release build)"
     rel=$repo/build/bench-release
     [ -e "$rel/build.ninja" ] || meson setup "$rel" "$repo" -Dbuildtype=release > /dev/null
@@ -80,7 +82,8 @@ GP
 # --- every ratio against its target ---
 # verdict VALUE OP TARGET: "pass" or "short".
 verdict() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = (op == "<=") ? v <= t : v >= t; print ok ? "pass" : "short" }'; }
-echo "== summary (target, measured, pass or short)"
+# The ratios against rxe depend on the guest kernel's rxe as much as on the device.
+echo "== summary (target, measured, pass or short): $(cat "$out/context.txt" 2> /dev/null || echo "kernel and QEMU not recorded")"
 awk -F, '$1 == "cqp" { printf "1. CQP %-22s %12.0f ops/s\n", $2, $6 }' "$out/emu.csv"
 core=$(awk -F, '$1 == "write" && $3 == 65536 { r[$2] = $6 }
                 $1 == "write" && $2 == "emu" && $3 == 64 && $5 > 0 { ops = $4 / $5 }
