@@ -54,6 +54,7 @@ struct IrdmaSimState {
     uint32_t link_speed_mbps;
     char *timing_mode;              /* "auto", "model" or "inline" */
     bool vcpu_turns;                /* vcpu-turns: see irdma_sim_pass_turn() */
+    int64_t turns_until;            /* vcpu-turns: turns bounded until then (virtual ns) */
     IrdmaTimingParams timing;       /* the timing-* properties */
     char *faults;                   /* the fault plan's file, or NULL */
 
@@ -237,17 +238,33 @@ static const IrdmaHostOps irdma_sim_host_ops = {
  * events' timer alone, 2.25 / 1999.86 us with the register writes' alone, 1.99 / 2.34 us with
  * both (without either, ib_write_lat 1999.82 us). Model timing only: with inline timing the
  * device places everything within the register write, and there the turns passed on made
- * ib_write_lat 5999.88 us instead of 0.72.
+ * ib_write_lat 5999.88 us instead of 0.72. QEMU 11 gives each vCPU of a round the same budget,
+ * the round's deadline divided among them, worked out before the first runs: the vCPU after
+ * the one the timer stopped no longer stops at it, and a polling process may spin through its
+ * whole share (ib_write_lat 30.9 us). So while the device is busy (IRDMA_SIM_TURNS_AFTER_NS
+ * after its last event or register write) the timer also comes back every IRDMA_SIM_TURN_NS,
+ * which bounds every round.
  */
+#define IRDMA_SIM_TURN_NS           1000
+#define IRDMA_SIM_TURNS_AFTER_NS    200000
 static void irdma_sim_turn_timer(void *opaque)
 {
-    /* Nothing to do: being due was its purpose. */
+    IrdmaSimState *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    /* Being due was its purpose; while the device is busy it also bounds every turn. */
+    if (now < s->turns_until) {
+        timer_mod_ns(s->turn_timer, now + IRDMA_SIM_TURN_NS);
+    }
 }
 
 static void irdma_sim_pass_turn(IrdmaSimState *s)
 {
     if (s->turn_timer) {
-        timer_mod_ns(s->turn_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 1);
+        int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+        s->turns_until = now + IRDMA_SIM_TURNS_AFTER_NS;
+        timer_mod_ns(s->turn_timer, now + 1);
     }
 }
 
