@@ -317,38 +317,63 @@ rdma_stat() {
     echo "$v"
 }
 
+# A perftest spec of t.perftest, TOOL[:BYTES[:ITERATIONS]]: sets PT_TOOL, PT_BYTES and
+# PT_ITERS (defaults: 64 KiB x 200 for a bandwidth tool, 2 B x 500 for a latency tool).
+perftest_spec() {
+    PT_TOOL=${1%%:*}
+    case "$PT_TOOL" in
+        *_bw) PT_BYTES=65536 PT_ITERS=200 ;;
+        *_lat) PT_BYTES=2 PT_ITERS=500 ;;
+        *) fail "not a perftest tool: $PT_TOOL" ;;
+    esac
+    IFS=: read -r _ b n <<EOS
+$1
+EOS
+    PT_BYTES=${b:-$PT_BYTES} PT_ITERS=${n:-$PT_ITERS}
+    case "$PT_BYTES$PT_ITERS" in *[!0-9]*) fail "not TOOL[:BYTES[:ITERATIONS]] in t.perftest: $1" ;; esac
+}
+
+# Sets PT_OPTS, perftest's options for tool $1 besides device, GID, size and iterations. The
+# latency tools ask for more inline data by default than irdma allows (101 bytes; QP creation
+# fails), and perftest has no table entry for this device: 64 on every device. READ takes no
+# inline data: perftest refuses -I for ib_read_lat.
+perftest_opts() {
+    case "$1" in ib_write_lat|ib_send_lat) PT_OPTS="-F -I 64" ;; *) PT_OPTS="-F" ;; esac
+}
+
+# The result row of perftest tool $1 on device $2 for $3-byte messages and $4 iterations in
+# client output $5: it must report those bytes and iterations and a positive average. Prints
+# "TOOL DEV: BYTES B x ITERS: average N MB/s" (bandwidth tools) or "... average N usec, median
+# M usec, p99 P usec" (latency tools: t_typical, the median, which a stall of a few iterations
+# moves no more than the average, and the 99th percentile, the tail).
+perftest_report() {
+    case "$1" in
+        *_bw) col=4 unit=MB/s ;;   # bytes iterations peak average msg-rate
+        *) col=6 unit=usec ;;      # bytes iterations min max typical average stdev 99% 99.9%
+    esac
+    avg=$(awk -v s="$3" -v n="$4" -v c="$col" '$1 == s && $2 == n && $c > 0 { print $c }' "$5")
+    [ -n "$avg" ] || { cat "$5"; fail "$1: no result row for $3 B x $4 iterations"; }
+    case "$1" in
+        *_lat) echo "$1 $2: $3 B x $4: average $avg $unit, $(awk -v s="$3" -v n="$4" \
+                   '$1 == s && $2 == n { printf "median %s usec, p99 %s", $5, $8 }' "$5") $unit" ;;
+        *) echo "$1 $2: $3 B x $4: average $avg $unit" ;;
+    esac
+}
+
 # Run perftest tool $1 on device $2 (GID index $3) with $5-byte messages and $6 iterations: its
-# server in the background, its client to address $4. The client's result row must report those
-# bytes and iterations and a positive average; prints "TOOL DEV: BYTES B x ITERS: average N
-# MB/s" (bandwidth tools) or "... usec, median M usec" (latency tools).
+# server in the background, its client to address $4; prints perftest_report's line.
 perftest_run() {
     # perftest times with the TSC, calibrated against the clock over a short sample; under TCG on
     # a busy host that sample can be too noisy ("Correlation coefficient r^2 < 0.9"), and then
     # every figure comes out 0. That is the measurement failing, not the device: up to 3 runs.
-    # The latency tools ask for more inline data by default than irdma allows (101 bytes;
-    # QP creation fails), and perftest has no table entry for this device: 64 on every device.
-    inline=""
-    # READ takes no inline data: perftest refuses -I for ib_read_lat.
-    case "$1" in ib_write_lat|ib_send_lat) inline="-I 64" ;; esac
+    perftest_opts "$1"
     for attempt in 1 2 3; do
         # shellcheck disable=SC2086
-        server_and_client "$4" "$1" -d "$2" -x "$3" -s "$5" -n "$6" -F $inline
+        server_and_client "$4" "$1" -d "$2" -x "$3" -s "$5" -n "$6" $PT_OPTS
         grep -q "^Correlation coefficient" "/tmp/$1.client" || break
         echo "$1 $2: run $attempt: $(grep "^Correlation coefficient" "/tmp/$1.client"): TSC calibration failed"
     done
-    case "$1" in
-        *_bw) col=4 unit=MB/s ;;   # bytes iterations peak average msg-rate
-        *) col=6 unit=usec ;;      # bytes iterations min max typical average ...
-    esac
-    avg=$(awk -v s="$5" -v n="$6" -v c="$col" '$1 == s && $2 == n && $c > 0 { print $c }' "/tmp/$1.client")
-    [ -n "$avg" ] || { cat "/tmp/$1.client"; fail "$1: no result row for $5 B x $6 iterations"; }
-    case "$1" in
-        # t_typical, the median: a stall of a few iterations (warm-up) moves the average only;
-        # the 99th percentile shows the tail.
-        *_lat) echo "$1 $2: $5 B x $6: average $avg $unit, $(awk -v s="$5" -v n="$6" \
-                   '$1 == s && $2 == n { printf "median %s usec, p99 %s", $5, $8 }' "/tmp/$1.client") $unit" ;;
-        *) echo "$1 $2: $5 B x $6: average $avg $unit" ;;
-    esac
+    perftest_report "$1" "$2" "$5" "$6" "/tmp/$1.client"
 }
 
 # irdma / ib_core lines that report a failure. A module the user built (run-guest.py --module) is

@@ -9,16 +9,6 @@ dev=${RDMA_DEV:-irdma0}
 gid=$(rdma_dev_up "$dev") || fail "$dev did not come up"
 ip=$(rdma_dev_ip "$dev") || fail "no address for $dev"
 for spec in $(echo "${T_perftest:-ib_send_bw,ib_write_bw,ib_read_bw,ib_write_lat,ib_send_lat}" | tr ',' ' '); do
-    tool=${spec%%:*}
-    case "$tool" in
-        *_bw) bytes=65536 iters=200 ;;
-        *_lat) bytes=2 iters=500 ;;
-        *) fail "not a perftest tool: $tool" ;;
-    esac
-    IFS=: read -r _ b n <<EOS
-$spec
-EOS
-    bytes=${b:-$bytes} iters=${n:-$iters}
-    case "$bytes$iters" in *[!0-9]*) fail "not TOOL[:BYTES[:ITERATIONS]] in t.perftest: $spec" ;; esac
-    perftest_run "$tool" "$dev" "$gid" "$ip" "$bytes" "$iters"
+    perftest_spec "$spec"
+    perftest_run "$PT_TOOL" "$dev" "$gid" "$ip" "$PT_BYTES" "$PT_ITERS"
 done
