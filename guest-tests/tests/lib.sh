@@ -344,8 +344,8 @@ perftest_opts() {
 # The result row of perftest tool $1 on device $2 for $3-byte messages and $4 iterations in
 # client output $5: it must report those bytes and iterations and a positive average. Prints
 # "TOOL DEV: BYTES B x ITERS: average N MB/s" (bandwidth tools) or "... average N usec, median
-# M usec, p99 P usec" (latency tools: t_typical, the median, which a stall of a few iterations
-# moves no more than the average, and the 99th percentile, the tail).
+# M usec, p99 P usec" (latency tools: the median is perftest's t_typical, which a stall of a few
+# iterations (warm-up) does not move as it moves the average; the 99th percentile is the tail).
 perftest_report() {
     case "$1" in
         *_bw) col=4 unit=MB/s ;;   # bytes iterations peak average msg-rate
