@@ -123,9 +123,9 @@ for t in ib_write_lat ib_send_lat ib_read_lat; do
 done
 line="2. two guests on the wire, irdma0/rxe0:"
 for f in "ib_write_bw 65536 average" "ib_write_lat 2 median" "ib_send_lat 2 median" "ib_read_lat 2 median"; do
-    set -- $f
-    r=$(rdma_figure "two guests" "$1" "$2" "$3")
-    line+=" ${1#ib_} ${r:-none}"
+    read -r tool bytes stat <<< "$f"
+    r=$(rdma_figure "two guests" "$tool" "$bytes" "$stat")
+    line+=" ${tool#ib_} ${r:-none}"
 done
 echo "$line (reported, no target)"
 awk '/^ib_/ { printf "3. %s under -icount: %s %s; published: %s; ratio %s\n", $1, $4, $5,
