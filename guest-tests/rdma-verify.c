@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
@@ -316,13 +317,54 @@ static bool poll_one(struct ends *e, enum role r, struct ibv_cq *cq, struct ibv_
     return false;
 }
 
+static bool is_irdma(const struct side *s)
+{
+    return !strncmp(ibv_get_device_name(s->ctx->device), "irdma", 5);
+}
+
+/*
+ * The asynchronous event @type for @qp within the poll timeout; other events are acknowledged
+ * and passed over. irdma reports a QP's access error from a worker that also moves the QP to
+ * ERR and flushes it; destroying the QP while that worker runs makes the driver flush twice
+ * and log the second as a failed CQP command, so the negative checks wait for it.
+ */
+static bool expect_qp_event(struct ends *e, enum role r, struct ibv_qp *qp,
+                            enum ibv_event_type type)
+{
+    struct ibv_context *ctx = e->side[r]->ctx;
+    struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+    double end = now() + poll_timeout_s;
+    int flags = fcntl(ctx->async_fd, F_GETFL);
+
+    if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+        flunk(e, r, "async event fd: %s", strerror(errno));
+        return false;
+    }
+    for (double left; (left = end - now()) > 0;) {
+        struct ibv_async_event ev;
+        bool match;
+
+        if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0 || ibv_get_async_event(ctx, &ev)) {
+            continue;
+        }
+        match = ev.event_type == type && ev.element.qp == qp;
+        ibv_ack_async_event(&ev);
+        if (match) {
+            return true;
+        }
+    }
+    flunk(e, r, "no %s event for QP %#x within %g s", ibv_event_type_str(type), qp->qp_num,
+          poll_timeout_s);
+    poll_timeout_s = STUCK_POLL_TIMEOUT_S;
+    return false;
+}
+
 /* The receive opcode of a WRITE with immediate on @s. libirdma of rdma-core 44 (Debian
  * bookworm) ignores the opcode the CQE carries and reports every RoCE receive as IBV_WC_RECV,
  * IBV_WC_WITH_IMM telling a WRITE with immediate apart: what it returns on an E810 too. */
 static enum ibv_wc_opcode write_imm_recv_opcode(const struct side *s)
 {
-    return strncmp(ibv_get_device_name(s->ctx->device), "irdma", 5) ? IBV_WC_RECV_RDMA_WITH_IMM
-                                                                     : IBV_WC_RECV;
+    return is_irdma(s) ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM;
 }
 
 /* The completion of @wr_id with @status and, when that is success, @opcode. Error completions
@@ -674,7 +716,8 @@ static void run_mw(struct ends *e, const struct check *c, size_t len)
 }
 
 /* An RDMA operation the responder must refuse, on a fresh QP pair: IBV_WC_REM_ACCESS_ERR for the
- * requester, and the destination memory untouched. */
+ * requester, the destination memory untouched and, on irdma, IBV_EVENT_QP_ACCESS_ERR for both
+ * QPs (the responder's AE names the access fault, the requester's the NAK it got). */
 static void run_negative(struct ends *e, const struct check *c, size_t len)
 {
     struct side *q = e->side[REQ], *s = e->side[RESP];
@@ -719,6 +762,11 @@ static void run_negative(struct ends *e, const struct check *c, size_t len)
     handoff(e, REQ);
     if (s && responder_ready(e) && c->op != IBV_WR_RDMA_READ) {
         layout_check(e, RESP, s->spare, &page, 0, 0);
+    }
+    for (int r = REQ; r <= RESP; r++) {
+        if (e->side[r] && qp[r] && is_irdma(e->side[r])) {
+            expect_qp_event(e, r, qp[r], IBV_EVENT_QP_ACCESS_ERR);
+        }
     }
     if (mr && ibv_dereg_mr(mr)) {
         flunk(e, RESP, "ibv_dereg_mr: %s", strerror(errno));
