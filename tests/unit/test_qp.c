@@ -587,6 +587,8 @@ START_TEST(suspend_resume_rebinds_the_qs_handle)
     ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_INVALID_STATE);
     q[3] = cqpt_hdr(CQP_OP_SUSPEND_QP) | pe_prep(CQPWQE_QP_ID, 0xffffff);
     ck_assert_uint_eq(cqpt_min(cqpt_op(q)), CQP_MIN_BAD_ID);
+    /* A refused suspend earns no AE: irdma's count of pending suspends stays up. */
+    ck_assert_uint_eq(d->qp_suspend_aes, 2);
 }
 END_TEST
 
