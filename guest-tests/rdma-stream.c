@@ -14,6 +14,7 @@
  * byte is checked against that pattern, the bytes either side of it must be untouched, and
  * every completion is checked (status, opcode, byte_len, wr_id in posting order per QP).
  *
+ * While nothing completes it sleeps on a completion channel, both CQs armed, rather than spin.
  * A pair that sees no completion for STALL_S seconds while it has work outstanding is stalled.
  * When the time is up (or PATH exists; with both options, whichever comes first) no new
  * message is posted, the outstanding ones drain and every QP must still be in RTS. Prints
@@ -26,8 +27,9 @@
  * Exit 0 only with no error, no stall and at least one message on every pair.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
-#include <sched.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,6 +103,7 @@ struct pair {
 
 struct stream {
     struct ibv_context *ctx;
+    struct ibv_comp_channel *channel;   /* both CQs' events, for waiting while nothing completes */
     struct ibv_pd *pd;
     struct side side[2];
     struct pair *pair;
@@ -511,6 +514,37 @@ static bool should_stop(double t, double end, const char *until_file)
 }
 
 /*
+ * Nothing completed: arms both CQs and sleeps until one has a completion or @timeout_s passes,
+ * rather than spin (a suspended QP completes nothing for seconds, and a spinning vCPU takes the
+ * host CPU the drivers and the device need). Returns how many completions it took.
+ */
+static int wait_for_completions(struct stream *s, double timeout_s)
+{
+    struct pollfd pfd = { .fd = s->channel->fd, .events = POLLIN };
+    struct ibv_cq *cq;
+    void *cq_ctx;
+    int got;
+
+    for (int r = REQ; r <= RESP; r++) {
+        if (ibv_req_notify_cq(s->side[r].cq, 0)) {
+            die("ibv_req_notify_cq on the %s CQ failed", r == REQ ? "requester" : "responder");
+        }
+    }
+    /* A completion written before a CQ was armed raises no event: look once more. */
+    got = poll_side(s, REQ) + poll_side(s, RESP);
+    if (got) {
+        return got;
+    }
+    if (poll(&pfd, 1, timeout_s > 0 ? (int)(timeout_s * 1000) + 1 : 0) < 0 && errno != EINTR) {
+        die("poll on the completion channel: %s", strerror(errno));
+    }
+    while (!ibv_get_cq_event(s->channel, &cq, &cq_ctx)) {
+        ibv_ack_cq_events(cq, 1);
+    }
+    return 0;
+}
+
+/*
  * Posts while running, polls both CQs, and every CHECK_INTERVAL_S looks for stalls and the end.
  * Then drains: it returns once no live pair has work outstanding, which STALL_S bounds.
  */
@@ -549,7 +583,7 @@ static double run(struct stream *s, double seconds, const char *until_file)
         got = poll_side(s, REQ);
         got += poll_side(s, RESP);
         if (!got) {
-            sched_yield();  /* the device model needs the CPU more than this loop */
+            wait_for_completions(s, next_check - now());
         }
     }
 }
@@ -617,7 +651,7 @@ static void side_open(struct stream *s, enum role r, int cqe, size_t slots, int 
         die("%zu bytes of buffer: out of memory", d->len);
     }
     memset(d->buf, CLEAR, d->len);
-    if (!(d->cq = ibv_create_cq(s->ctx, cqe, NULL, NULL, 0)) ||
+    if (!(d->cq = ibv_create_cq(s->ctx, cqe, NULL, s->channel, 0)) ||
         !(d->mr = ibv_reg_mr(s->pd, d->buf, d->len, access))) {
         die("%s CQ (%d entries) or MR (%zu bytes): %s", r == REQ ? "requester" : "responder",
             cqe, d->len, strerror(errno));
@@ -648,6 +682,10 @@ static void setup(struct stream *s, const char *dev)
     s->mtu = pa.active_mtu;
     if (!(s->pd = ibv_alloc_pd(s->ctx))) {
         die("ibv_alloc_pd: %s", strerror(errno));
+    }
+    if (!(s->channel = ibv_create_comp_channel(s->ctx)) ||
+        fcntl(s->channel->fd, F_SETFL, fcntl(s->channel->fd, F_GETFL) | O_NONBLOCK) < 0) {
+        die("completion channel: %s", strerror(errno));
     }
     side_open(s, REQ, req_cqe, (size_t)s->n * s->depth, IBV_ACCESS_LOCAL_WRITE);
     side_open(s, RESP, resp_cqe, (size_t)s->n * 2 * s->depth,

@@ -103,7 +103,7 @@ def parse_args(argv):
     p.add_argument("--mem", default="1G")
     p.add_argument("--test-timeout", type=int, default=120, help="per test, seconds (guest)")
     p.add_argument("--timeout", type=int, default=600, help="whole boot, seconds (host)")
-    p.add_argument("--log", help="serial log file (default build/logs/guest-TIME.log)")
+    p.add_argument("--log", help="serial log file (default build/logs/guest-TIME-PID.log)")
     p.add_argument("--append", default="", help="extra kernel command line")
     p.add_argument("--quiet", action="store_true", help="do not echo guest output")
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report of this run (default: "
@@ -687,7 +687,8 @@ def died_before_init(guests):
 
 
 def run(a):
-    a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S.log"))
+    a.log = a.log or os.path.join(BUILD, "logs", time.strftime("guest-%Y%m%d-%H%M%S") +
+                                  f"-{os.getpid()}.log")
     os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
     a.initrds = {tuple(t): initrd_for(a, t) for t in (a.test_names, a.peer_tests)}
     guests = make_guests(a)
