@@ -4,6 +4,7 @@
 # a bad IRDMA_SIM_QEMU are refused by both commands with one stderr line naming the value,
 # exit 2, before anything is built (no unit build, no QEMU tree, the cache's QEMU directory as
 # it was); a tree the device's hooks do not apply to leaves no half-prepared copy in the cache.
+# A bad IRDMA_SIM_JOBS (how many of the test command's jobs run at once) is refused alike.
 # Quick: it builds and boots nothing.
 # Prints PASS/FAIL lines and "N passed, N failed".
 #   tests/qemu-select.sh
@@ -45,6 +46,8 @@ refused demo "an unknown QEMU name (--qemu=)" "unknown QEMU 'latest'" --qemu=lat
 refused test "an unknown QEMU name in IRDMA_SIM_QEMU" "unknown QEMU '11'" IRDMA_SIM_QEMU=11
 refused demo "--qemu without its NAME" "--qemu needs a NAME" --qemu
 refused test "a tree that does not exist" "$tmp/none is not a directory" --qemu "tree:$tmp/none"
+refused test "a bad IRDMA_SIM_JOBS" "IRDMA_SIM_JOBS=two: want a number of jobs, 1 or more" \
+    IRDMA_SIM_JOBS=two
 mkdir -p "$tmp/notqemu/hw"
 touch "$tmp/notqemu/VERSION" "$tmp/notqemu/meson.build"
 refused "demo test" "a directory that is no QEMU source tree" \
