@@ -103,6 +103,7 @@ if ! [ -e "$tree/.configured" ]; then
     # .configured mark is removed, on failure and by the next run after an interruption.
     rm -rf "$tree"
     trap 'rm -rf "$tree"' EXIT
+    mkdir -p "$IRDMA_SIM_CACHE/qemu"    # a user's tree in an empty cache: nothing made it yet
     if [ -n "$QDSC" ]; then
         echo "build-qemu: preparing $tree from $(basename "$QDSC")"
         # Without --no-check: dpkg-source checks every file against the .dsc's checksums.
@@ -143,5 +144,7 @@ grep -E 'warning:' "$tree/build/ninja.log" | grep -E 'irdma-sim' >&2 || true
 qemu_bundle_firmware "$tree/build"
 
 mkdir -p "$(dirname "$link")"
-ln -sfn "$tree/build/$target" "$link"
+# Replaced in one rename: guests of other jobs may be starting through the old link.
+ln -sfn "$tree/build/$target" "$link.$$"
+mv -Tf "$link.$$" "$link"
 echo "build-qemu: ${link#"$repo"/} ready (QEMU $QVERSION)"

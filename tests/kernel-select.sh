@@ -15,14 +15,19 @@ unset IRDMA_SIM_KERNEL IRDMA_SIM_MODULES    # this script names its kernels and 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$repo/tests/lib-result.sh"
-cache_state() { ls "$IRDMA_SIM_CACHE/kernel" 2> /dev/null | sort | xargs; }
+# The refusals run on a cache of their own, which the test command's other jobs (module-flow
+# prepares a kernel with its module) do not touch.
+refusal_cache=$tmp/cache
+mkdir -p "$refusal_cache/kernel"
+cache_state() { ls "$refusal_cache/kernel" 2> /dev/null | sort | xargs; }
 
 # refused NAME EXPECTED-TEXT KERNEL: demo --kernel KERNEL exits 2 with one stderr line holding
 # the text, boots nothing and leaves the cache's kernels as they were.
 refused() {
     local before after
     before=$(cache_state)
-    bash "$repo/scripts/irdma-sim" demo --kernel "$3" > "$tmp/out" 2> "$tmp/err"
+    IRDMA_SIM_CACHE=$refusal_cache bash "$repo/scripts/irdma-sim" demo --kernel "$3" \
+        > "$tmp/out" 2> "$tmp/err"
     local rc=$?
     after=$(cache_state)
     if [ $rc = 2 ] && [ "$(grep -c . "$tmp/err")" = 1 ] && grep -qF "$2" "$tmp/err" &&
