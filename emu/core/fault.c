@@ -419,8 +419,8 @@ static bool parse_corrupt(const ParseCtx *c, const char *val, char **w, unsigned
                    "reg: value)", val);
 }
 
-/* action = none | error ... | drop | delay CYCLES | duplicate | corrupt FIELD VALUE |
- *          raise-ae CODE | oicr CAUSE [VALUE] | remove | fail */
+/* action = none | error ... | drop | delay CYCLES [until-next] | duplicate |
+ *          corrupt FIELD VALUE | raise-ae CODE | oicr CAUSE [VALUE] | remove | fail */
 static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
 {
     g_auto(GStrv) all = NULL;
@@ -447,12 +447,17 @@ static bool parse_action(const ParseCtx *c, const char *val, FaultRule *r)
     case FAULT_ERROR:
         return parse_error(c, val, w, n, r);
     case FAULT_DELAY:
-        cycles = n == 2 ? g_ascii_strtoull(w[1], &end, 0) : 0;
-        if (n != 2 || *end || cycles == 0 || cycles > DELAY_CYCLES_MAX) {
+        cycles = n == 2 || n == 3 ? g_ascii_strtoull(w[1], &end, 0) : 0;
+        if (n < 2 || n > 3 || *end || cycles == 0 || cycles > DELAY_CYCLES_MAX) {
             return fail_at(c, "action", "'%s' is not 'delay CYCLES' (1 to %llu device clock "
                            "cycles)", val, DELAY_CYCLES_MAX);
         }
+        if (n == 3 && (strcmp(w[2], "until-next") || r->event != FAULT_ON_AQ)) {
+            return fail_at(c, "action", "'%s': after the cycles only 'until-next', and only "
+                           "on 'on = aq'", val);
+        }
         r->action.delay_cycles = cycles;
+        r->action.until_next = n == 3;
         return true;
     case FAULT_CORRUPT:
         return parse_corrupt(c, val, w, n, r);
@@ -786,7 +791,8 @@ static char *describe_action(const FaultRule *r)
         return r->event == FAULT_ON_AQ ? g_strdup_printf("error 0x%02x", a->maj) :
                g_strdup_printf("error 0x%04x 0x%04x", a->maj, a->min);
     case FAULT_DELAY:
-        return g_strdup_printf("delay %" G_GUINT64_FORMAT, a->delay_cycles);
+        return g_strdup_printf("delay %" G_GUINT64_FORMAT "%s", a->delay_cycles,
+                               a->until_next ? " until-next" : "");
     case FAULT_CORRUPT:
         for (size_t i = 0; i < G_N_ELEMENTS(corrupt_fields); i++) {
             if (corrupt_fields[i].field == a->field) {

@@ -29,6 +29,7 @@ struct AqEngine {
     GHashTable *opcodes;        /* opcode -> const AqOpcode * */
     EmuEvent *process_ev;       /* scheduled ATQ processing, or NULL */
     bool delayed;               /* process_ev is a fault-plan delay of the command at head */
+    bool until_next;            /* ... which also waits for a command posted behind it */
     GQueue events;              /* AqEvent * waiting for an ARQ slot */
     uint8_t buf[AQ_MAX_BUF];
 };
@@ -88,7 +89,7 @@ void aq_pf_reset(AqEngine *aq)
         emu_event_cancel(&aq->d->events, aq->process_ev);
         aq->process_ev = NULL;
     }
-    aq->delayed = false;
+    aq->delayed = aq->until_next = false;
     g_queue_clear_full(&aq->events, g_free);
 }
 
@@ -198,7 +199,9 @@ static SlotResult process_slot(AqEngine *aq, uint64_t ring, unsigned slot)
     fa = fault_check_held(d, &aq->delayed, FAULT_ON_AQ, c.opcode, 0);
     if (fa && fa->kind == FAULT_DELAY) {
         aq->process_ev = emu_event_schedule(&d->events, fault_delay_ns(d, fa), process_atq, aq);
-        emu_trace(&d->host, TR_AQ_CMD_DELAYED, "opcode=0x%04x by the fault plan", c.opcode);
+        aq->until_next = fa->until_next;
+        emu_trace(&d->host, TR_AQ_CMD_DELAYED, "opcode=0x%04x by the fault plan%s", c.opcode,
+                  fa->until_next ? ", and until a command is posted behind it" : "");
         return SLOT_DELAYED;
     }
     if (fa && fa->kind == FAULT_ERROR) {
@@ -265,6 +268,13 @@ static void process_atq(void *opaque)
         ctlq_set(d, CTLQ_ATQLEN, len_reg | PF_FW_xQLEN_CRIT_M);
         return;
     }
+    /* A delay until-next: ice serialises its commands, so the next one shows it gave up. */
+    if (aq->delayed && aq->until_next && (head + 1) % len == tail) {
+        emu_trace(&d->host, TR_AQ_CMD_DELAYED, "ATQ slot %u: its delay is over, held until a "
+                  "command is posted behind it", head);
+        return;
+    }
+    aq->until_next = false;
     /* At most one lap per doorbell: head reaches tail in fewer than len steps. */
     while (head != tail) {
         SlotResult res = process_slot(aq, ring, head);

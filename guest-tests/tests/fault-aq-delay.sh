@@ -1,5 +1,6 @@
 # Fault class "admin command delayed" (docs/faults.md): with plan aq-lldp-stop-slow the
-# firmware takes 1.5 s over the next "stop LLDP agent" command (0x0a05). ice waits 1 s for any
+# firmware takes 1.5 s over the next "stop LLDP agent" command (0x0a05), and answers it only
+# once ice has posted the command behind it. ice waits 1 s for any
 # command (ICE_CTL_Q_SQ_CMD_TIMEOUT), so it gives up on this one and warns "Fail to stop LLDP
 # agent"; the command it sends next waits behind the slow one and is answered in time. Checks: ethtool returns (no
 # hang) after at least the 1 s ice waits, ice warned, the fault fired once; once the firmware
@@ -18,7 +19,7 @@ echo "ethtool took $(awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }') s"
 took_at_least "$t1" "$t0" 1 || fail "ethtool returned before ice's 1 s command timeout"
 [ "$(dmesg_count "Fail to stop LLDP agent")" = $((warned + 1)) ] ||
     fail "ice did not warn that the LLDP agent did not stop"
-expect_faults_logged 'lldp-stop-slow aq 0x0a05 delay 1200000000' 1
+expect_faults_logged 'lldp-stop-slow aq 0x0a05 delay 1200000000 until-next' 1
 host_ask "faults none" > /dev/null
 sleep 3
 warned=$(dmesg_count "Fail to stop LLDP agent") || fail "cannot count ice's warnings"

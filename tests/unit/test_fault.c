@@ -423,6 +423,28 @@ START_TEST(aq_error_and_delay)
 }
 END_TEST
 
+/* delay until-next: past its delay (800 cycles: 1 us) the command waits on for the driver's
+ * next one, as long as that takes; the next one then finds both answered. Only on 'aq'. */
+START_TEST(aq_delay_until_the_next_command)
+{
+    AqtResp r;
+
+    install("[rule late]\non = aq 0x0001\naction = delay 800 until-next\nonce = true\n");
+    aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r);       /* advances 1 ms */
+    ck_assert(!(r.flags & AQ_FLAG_DD));
+    fake_host_advance(h, d, h->now_ns + 10000000000ull);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 0);
+    ck_assert_uint_eq(aqt_send(h, d, AQC_GET_VER, 0, NULL, NULL, 0, &r), AQ_RC_OK);
+    ck_assert_uint_eq(r.flags & (AQ_FLAG_DD | AQ_FLAG_ERR), AQ_FLAG_DD);
+    ck_assert_uint_eq(irdma_dev_mmio_read(d, PF_FW_ATQH), 2);
+    ck_assert_ptr_nonnull(strstr(fault_log(d), " late aq 0x0001 delay 800 until-next\n"));
+    expect_parse_error("[rule a]\non = cqp NOP\naction = delay 800 until-next\n",
+                       "only on 'on = aq'");
+    expect_parse_error("[rule a]\non = aq 0x0001\naction = delay 800 later\n",
+                       "only 'until-next'");
+}
+END_TEST
+
 /* A register read corrupted and a register write dropped, each once. */
 START_TEST(register_read_corrupted_and_write_dropped)
 {
@@ -520,6 +542,7 @@ Suite *fault_suite(void)
     tc = tcase_create("host");
     tcase_add_checked_fixture(tc, aqt_setup, aqt_teardown);
     tcase_add_test(tc, aq_error_and_delay);
+    tcase_add_test(tc, aq_delay_until_the_next_command);
     tcase_add_test(tc, register_read_corrupted_and_write_dropped);
     tcase_add_test(tc, interrupts_dropped_duplicated_and_delayed);
     tcase_add_test(tc, surprise_removal_silences_the_device);
