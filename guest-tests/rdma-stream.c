@@ -516,14 +516,13 @@ static bool should_stop(double t, double end, const char *until_file)
 /*
  * Nothing completed: arms both CQs and sleeps until one has a completion or @timeout_s passes,
  * rather than spin (a suspended QP completes nothing for seconds, and a spinning vCPU takes the
- * host CPU the drivers and the device need). Returns how many completions it took.
+ * host CPU the drivers and the device need).
  */
-static int wait_for_completions(struct stream *s, double timeout_s)
+static void wait_for_completions(struct stream *s, double timeout_s)
 {
     struct pollfd pfd = { .fd = s->channel->fd, .events = POLLIN };
     struct ibv_cq *cq;
     void *cq_ctx;
-    int got;
 
     for (int r = REQ; r <= RESP; r++) {
         if (ibv_req_notify_cq(s->side[r].cq, 0)) {
@@ -531,9 +530,8 @@ static int wait_for_completions(struct stream *s, double timeout_s)
         }
     }
     /* A completion written before a CQ was armed raises no event: look once more. */
-    got = poll_side(s, REQ) + poll_side(s, RESP);
-    if (got) {
-        return got;
+    if (poll_side(s, REQ) + poll_side(s, RESP)) {
+        return;
     }
     if (poll(&pfd, 1, timeout_s > 0 ? (int)(timeout_s * 1000) + 1 : 0) < 0 && errno != EINTR) {
         die("poll on the completion channel: %s", strerror(errno));
@@ -541,7 +539,6 @@ static int wait_for_completions(struct stream *s, double timeout_s)
     while (!ibv_get_cq_event(s->channel, &cq, &cq_ctx)) {
         ibv_ack_cq_events(cq, 1);
     }
-    return 0;
 }
 
 /*

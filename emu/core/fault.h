@@ -62,8 +62,8 @@ typedef struct FaultAction {
     FaultActionKind kind;
     uint16_t maj, min;         /* FAULT_ERROR: CQP major and minor code; AQ: maj = return code */
     uint64_t delay_cycles;     /* FAULT_DELAY, in device clock cycles (timing clock-mhz) */
-    bool until_next;           /* FAULT_DELAY of an admin command: nor before the driver has
-                                * posted the command behind it (it has given up waiting) */
+    bool until_next;           /* FAULT_DELAY of an admin command: held past its delay until
+                                * the driver posts one behind it (it has given up waiting) */
     FaultField field;          /* FAULT_CORRUPT: which field ... */
     uint32_t value;            /* ... gets this value */
     uint16_t ae;               /* FAULT_RAISE_AE */
