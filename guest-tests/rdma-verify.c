@@ -334,12 +334,7 @@ static bool expect_qp_event(struct ends *e, enum role r, struct ibv_qp *qp,
     struct ibv_context *ctx = e->side[r]->ctx;
     struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
     double end = now() + poll_timeout_s;
-    int flags = fcntl(ctx->async_fd, F_GETFL);
 
-    if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        flunk(e, r, "async event fd: %s", strerror(errno));
-        return false;
-    }
     for (double left; (left = end - now()) > 0;) {
         struct ibv_async_event ev;
         bool match;
@@ -992,6 +987,10 @@ static void side_open(struct ends *e, enum role r, const char *dev, int gid_inde
     s->ctx = open_port(dev, gid_index, &info->gid, &pa);
     if (ibv_query_device(s->ctx, &da)) {
         die("querying %s: %s", dev, strerror(errno));
+    }
+    /* expect_qp_event() polls the asynchronous events with a timeout. */
+    if (fcntl(s->ctx->async_fd, F_SETFL, fcntl(s->ctx->async_fd, F_GETFL) | O_NONBLOCK) < 0) {
+        die("async event fd of %s: %s", dev, strerror(errno));
     }
     /* irdma from 7.x keeps the flag on gen2 but offers no windows there: max_mw is 0. */
     s->has_mw = (da.device_cap_flags & IBV_DEVICE_MEM_WINDOW) && da.max_mw > 0;
