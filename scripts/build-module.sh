@@ -13,7 +13,8 @@
 # as given, 6.1 makes it from KERNELVERSION); make M=<irdma dir> modules.
 # The prepared tree is kept in $IRDMA_SIM_CACHE/modbuild/KERNEL/tree, the eight newest modules in
 # .../out/<hash>/ (same source and marker: the same module, not rebuilt). Both are written to a
-# temporary directory renamed at the end, so an error leaves nothing half-written.
+# temporary directory renamed at the end, so an error leaves nothing half-written. The objects
+# of the two newest sources stay in the tree: another marker recompiles main.c alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/config.sh"
@@ -82,39 +83,53 @@ fi
 # The module: the kernel's irdma (or --src), the marker line added to its module init.
 src=${src:-$tree/drivers/infiniband/hw/irdma}
 [ -e "$src/main.c" ] && [ -e "$src/Makefile" ] || die "$src: no irdma source (main.c, Makefile)"
-key=$( (cd "$src" && find . -maxdepth 1 -type f \( -name '*.[ch]' -o -name 'Makefile' -o -name Kbuild \) \
-        -print0 | sort -z | xargs -0 sha256sum; echo "marker=$marker"; gcc --version | head -1) |
-      sha256sum | cut -c1-12)
+# The key of the source as found (the build directory), and of the module (with the marker).
+srckey=$( (cd "$src" && find . -maxdepth 1 -type f \( -name '*.[ch]' -o -name 'Makefile' -o -name Kbuild \) \
+        -print0 | sort -z | xargs -0 sha256sum; gcc --version | head -1) | sha256sum | cut -c1-12)
+key=$( (echo "$srckey"; echo "marker=$marker") | sha256sum | cut -c1-12)
 out=$base/out/$key
+# build DIR: make M=DIR modules in the tree, the build's log in $tmp/build.log.
+build() {
+    make -C "$tree" -j"$jobs" M="$1" modules > "$tmp/build.log" 2>&1
+}
 if ! [ -e "$out/irdma.ko" ]; then
     tmp=$base/out/.tmp-$key
     # The copy built sits next to the kernel's irdma: irdma includes ice's headers by relative
-    # path (../../../net/ethernet/intel/ice/ in 6.x).
-    bsrc=drivers/infiniband/hw/irdma-build-$key
-    rm -rf "$tmp" "${tree:?}/$bsrc" && mkdir -p "$tmp" "$tree/$bsrc"
+    # path (../../../net/ethernet/intel/ice/ in 6.x). It is kept for the next build of the same
+    # source, which then compiles main.c again (the marker) and what make finds changed, as a
+    # developer's rebuild after a one-line change does; a build that fails starts it afresh.
+    bsrc=drivers/infiniband/hw/irdma-build-$srckey
+    rm -rf "$tmp" && mkdir -p "$tmp"
     trap 'rm -rf "$tmp" "${tree:?}/$bsrc"' EXIT
-    cp -a "$src/." "$tree/$bsrc/"
-    find "$tree/$bsrc" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
-    if [ -n "$marker" ]; then
-        # After the declarations of irdma_init_module (its first blank line).
-        awk -v m="$marker" '
-            /irdma_init_module\(void\)/ { inmod = 1 }
-            { print }
-            inmod && /^$/ { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m; inmod = 0 }
-        ' "$src/main.c" > "$tree/$bsrc/main.c"
-        grep -q "irdma-sim module test $marker" "$tree/$bsrc/main.c" ||
-            die "$src/main.c: no irdma_init_module to put the marker in"
-    fi
+    fresh() {
+        rm -rf "${tree:?}/$bsrc" && mkdir -p "$tree/$bsrc"
+        cp -a "$src/." "$tree/$bsrc/"
+        find "$tree/$bsrc" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+    }
+    [ -d "$tree/$bsrc" ] || fresh
+    # main.c as the source has it, or with the marker after the declarations of
+    # irdma_init_module (its first blank line); written each time, so compiled each time.
+    awk -v m="$marker" '
+        /irdma_init_module\(void\)/ { inmod = 1 }
+        { print }
+        inmod && /^$/ && m != "" { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m }
+        inmod && /^$/ { inmod = 0 }
+    ' "$src/main.c" > "$tree/$bsrc/main.c"
+    [ -z "$marker" ] || grep -q "irdma-sim module test $marker" "$tree/$bsrc/main.c" ||
+        die "$src/main.c: no irdma_init_module to put the marker in"
     echo "build-module: building irdma.ko for $abi${marker:+ (marker $marker)}" >&2
-    make -C "$tree" -j"$jobs" M="$bsrc" modules > "$tmp/build.log" 2>&1 ||
-        { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
-    mv "$tree/$bsrc/irdma.ko" "$tmp/"
-    rm -rf "${tree:?}/$bsrc"
+    if ! build "$bsrc"; then
+        cp "$tree/$bsrc/main.c" "$tmp/main.c" && fresh && mv "$tmp/main.c" "$tree/$bsrc/main.c"
+        build "$bsrc" ||
+            { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
+    fi
+    cp "$tree/$bsrc/irdma.ko" "$tmp/"
     rm -rf "$out"
     mv "$tmp" "$out"
     trap - EXIT
-    # The eight newest modules are kept.
+    # The eight newest modules are kept, and the build directories of the two newest sources.
     ls -dt "$base"/out/*/ | tail -n +9 | xargs -r rm -rf
+    ls -dt "$tree"/drivers/infiniband/hw/irdma-build-*/ | tail -n +3 | xargs -r rm -rf
 fi
 vermagic=$(modinfo -F vermagic "$out/irdma.ko")
 [ "${vermagic%% *}" = "$abi" ] || die "$out/irdma.ko: vermagic '$vermagic', not $abi"
