@@ -519,47 +519,6 @@ static const PeMr *range_mr(IrdmaDev *d, const MrRange *rg)
     return mr;
 }
 
-/* One piece of guest memory to or from @buf. */
-static bool dma(IrdmaDev *d, uint64_t gpa, uint8_t *buf, size_t len, bool to_guest)
-{
-    return to_guest ? pe_dma_write(d, gpa, buf, len) : pe_dma_read(d, gpa, buf, len);
-}
-
-MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
-                 bool to_guest, size_t *done)
-{
-    uint8_t *b = buf;
-    const PeMr *mr;
-    size_t went = 0;
-    MrAccess a = MR_ACCESS_OK;
-
-    if (rg->phys) {
-        if (!dma(d, rg->pa + off, buf, len, to_guest)) {
-            a = MR_ACCESS_DMA;
-        } else {
-            went = len;
-        }
-    } else if (len && !(mr = range_mr(d, rg))) {
-        a = MR_ACCESS_INVALID_STAG;
-    } else {
-        while (went < len) {
-            uint64_t pos = rg->pos + off + went, in_page = pos % mr->page_size, pa;
-            size_t n = MIN(len - went, mr->page_size - in_page);
-
-            if (!page_addr(d, mr, pos / mr->page_size, &pa) ||
-                !dma(d, pa + in_page, b + went, n, to_guest)) {
-                a = MR_ACCESS_DMA;
-                break;
-            }
-            went += n;
-        }
-    }
-    if (done) {
-        *done = went;
-    }
-    return a;
-}
-
 /* The guest address of byte @off of @rg and how many bytes from there, up to @len, are one
  * run of guest memory; 0 if none can be read (mr_copy() says why). */
 static size_t range_run(IrdmaDev *d, const MrRange *rg, uint64_t off, size_t len, uint64_t *gpa)
@@ -585,6 +544,39 @@ static size_t range_run(IrdmaDev *d, const MrRange *rg, uint64_t off, size_t len
         run = MIN(len, run + mr->page_size);
     }
     return run;
+}
+
+/* One piece of guest memory to or from @buf. */
+static bool dma(IrdmaDev *d, uint64_t gpa, uint8_t *buf, size_t len, bool to_guest)
+{
+    return to_guest ? pe_dma_write(d, gpa, buf, len) : pe_dma_read(d, gpa, buf, len);
+}
+
+MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t len,
+                 bool to_guest, size_t *done)
+{
+    uint8_t *b = buf;
+    size_t went = 0;
+    MrAccess a = MR_ACCESS_OK;
+
+    if (len && !rg->phys && !range_mr(d, rg)) {
+        a = MR_ACCESS_INVALID_STAG;
+    }
+    /* A run of pages that follow each other in guest memory is one DMA. */
+    while (a == MR_ACCESS_OK && went < len) {
+        uint64_t gpa;
+        size_t n = range_run(d, rg, off + went, len - went, &gpa);
+
+        if (!n || !dma(d, gpa, b + went, n, to_guest)) {
+            a = MR_ACCESS_DMA;
+        } else {
+            went += n;
+        }
+    }
+    if (done) {
+        *done = went;
+    }
+    return a;
 }
 
 const void *mr_sgl_map(IrdmaDev *d, const WqeSge *sge, const MrRange *rg, unsigned n,
