@@ -124,6 +124,7 @@ if ! [ -e "$out/irdma.ko" ]; then
             { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
     fi
     cp "$tree/$bsrc/irdma.ko" "$tmp/"
+    touch "$tree/$bsrc"                 # the newest build directory, for the pruning below
     rm -rf "$out"
     mv "$tmp" "$out"
     trap - EXIT

@@ -165,6 +165,9 @@ static uint32_t crc32_zmm(uint32_t crc, const uint8_t *p, size_t len)
     lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 1));
     lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 2));
     lane = fold(lane, k1, _mm512_maskz_extracti32x4_epi32(ALL_LANES8, x[0], 3));
+    /* crc32_lanes() and the caller run SSE code: with the upper halves of the vector
+     * registers left dirty, every SSE instruction after this would wait on a merge with them. */
+    _mm256_zeroupper();
     return crc32_lanes(lane, p, len);
 }
 #endif
