@@ -559,15 +559,14 @@ MrAccess mr_copy(IrdmaDev *d, const MrRange *rg, uint64_t off, void *buf, size_t
     size_t went = 0;
     MrAccess a = MR_ACCESS_OK;
 
-    if (len && !rg->phys && !range_mr(d, rg)) {
-        a = MR_ACCESS_INVALID_STAG;
-    }
     /* A run of pages that follow each other in guest memory is one DMA. */
     while (a == MR_ACCESS_OK && went < len) {
         uint64_t gpa;
         size_t n = range_run(d, rg, off + went, len - went, &gpa);
 
-        if (!n || !dma(d, gpa, b + went, n, to_guest)) {
+        if (!n) {
+            a = rg->phys || range_mr(d, rg) ? MR_ACCESS_DMA : MR_ACCESS_INVALID_STAG;
+        } else if (!dma(d, gpa, b + went, n, to_guest)) {
             a = MR_ACCESS_DMA;
         } else {
             went += n;
