@@ -88,10 +88,6 @@ srckey=$( (cd "$src" && find . -maxdepth 1 -type f \( -name '*.[ch]' -o -name 'M
         -print0 | sort -z | xargs -0 sha256sum; gcc --version | head -1) | sha256sum | cut -c1-12)
 key=$( (echo "$srckey"; echo "marker=$marker") | sha256sum | cut -c1-12)
 out=$base/out/$key
-# build DIR: make M=DIR modules in the tree, the build's log in $tmp/build.log.
-build() {
-    make -C "$tree" -j"$jobs" M="$1" modules > "$tmp/build.log" 2>&1
-}
 if ! [ -e "$out/irdma.ko" ]; then
     tmp=$base/out/.tmp-$key
     # The copy built sits next to the kernel's irdma: irdma includes ice's headers by relative
@@ -101,28 +97,33 @@ if ! [ -e "$out/irdma.ko" ]; then
     bsrc=drivers/infiniband/hw/irdma-build-$srckey
     rm -rf "$tmp" && mkdir -p "$tmp"
     trap 'rm -rf "$tmp" "${tree:?}/$bsrc"' EXIT
+    # The copy of the source, without the objects it may hold.
     fresh() {
         rm -rf "${tree:?}/$bsrc" && mkdir -p "$tree/$bsrc"
         cp -a "$src/." "$tree/$bsrc/"
         find "$tree/$bsrc" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
     }
-    [ -d "$tree/$bsrc" ] || fresh
     # main.c as the source has it, or with the marker after the declarations of
-    # irdma_init_module (its first blank line); written each time, so compiled each time.
-    awk -v m="$marker" '
-        /irdma_init_module\(void\)/ { inmod = 1 }
-        { print }
-        inmod && /^$/ && m != "" { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m }
-        inmod && /^$/ { inmod = 0 }
-    ' "$src/main.c" > "$tree/$bsrc/main.c"
-    [ -z "$marker" ] || grep -q "irdma-sim module test $marker" "$tree/$bsrc/main.c" ||
-        die "$src/main.c: no irdma_init_module to put the marker in"
+    # irdma_init_module (its first blank line); written before each build, so compiled each time.
+    marked_main() {
+        awk -v m="$marker" '
+            /irdma_init_module\(void\)/ { inmod = 1 }
+            { print }
+            inmod && /^$/ && m != "" { printf "\tpr_info(\"irdma: built by irdma-sim module test %s\\n\");\n", m }
+            inmod && /^$/ { inmod = 0 }
+        ' "$src/main.c" > "$tree/$bsrc/main.c"
+        [ -z "$marker" ] || grep -q "irdma-sim module test $marker" "$tree/$bsrc/main.c" ||
+            die "$src/main.c: no irdma_init_module to put the marker in"
+    }
+    # make M=<the copy> modules in the tree, its log in $tmp/build.log.
+    build() {
+        make -C "$tree" -j"$jobs" M="$bsrc" modules > "$tmp/build.log" 2>&1
+    }
+    [ -d "$tree/$bsrc" ] || fresh
+    marked_main
     echo "build-module: building irdma.ko for $abi${marker:+ (marker $marker)}" >&2
-    if ! build "$bsrc"; then
-        cp "$tree/$bsrc/main.c" "$tmp/main.c" && fresh && mv "$tmp/main.c" "$tree/$bsrc/main.c"
-        build "$bsrc" ||
-            { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
-    fi
+    build || { fresh && marked_main && build; } ||
+        { grep -E 'error|Error' "$tmp/build.log" | head -20 >&2; die "make M=... modules failed"; }
     cp "$tree/$bsrc/irdma.ko" "$tmp/"
     touch "$tree/$bsrc"                 # the newest build directory, for the pruning below
     rm -rf "$out"
