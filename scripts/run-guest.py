@@ -222,6 +222,17 @@ def host_request(qmp, words, trace_path=None):
         return qmp.execute("set_link", name=words[1], up=words[2] == "on")
     if len(words) == 2 and words[0] == "qom-get":
         return qmp.execute("qom-get", path="/machine/peripheral/nic0", property=words[1])
+    if len(words) >= 2 and words[0] == "qom-sum":
+        # The sum of numeric properties, read in one request.
+        total = 0
+        for prop in words[1:]:
+            r = qmp.execute("qom-get", path="/machine/peripheral/nic0", property=prop)
+            if "error" in r:
+                return r
+            if not isinstance(r["return"], int):
+                return {"error": f"{prop} is not a number: {r['return']!r}"}
+            total += r["return"]
+        return {"return": total}
     if len(words) >= 2 and words[0] == "fault-count":
         # Lines of the device's fault log matching a regular expression (may hold blanks).
         r = qmp.execute("qom-get", path="/machine/peripheral/nic0", property="x-fault-log")

@@ -441,15 +441,37 @@ dcb_commits() {
     dmesg_count "Commit DCB Configuration to the hardware"
 }
 
+# The RoCE frames the device has sent and looped back so far.
+roce_frames() {
+    host_number "qom-sum x-roce-tx-frames x-roce-loopback-frames"
+}
+
+# The traffic that runs goes on after $1: the device carries TRAFFIC_MOVED more RoCE frames
+# within 10 s.
+TRAFFIC_MOVED=64
+traffic_goes_on() {
+    from=$(roce_frames) || fail "cannot count RoCE frames"
+    t=0
+    while [ "$t" -lt 200 ]; do
+        now=$(roce_frames) || fail "cannot count RoCE frames"
+        [ $((now - from)) -ge "$TRAFFIC_MOVED" ] && return 0
+        sleep 0.05
+        t=$((t + 1))
+    done
+    fail "the traffic did not go on after $1: $((now - from)) RoCE frames in 10 s"
+}
+
 # dcbnl $@ (guest-tests/dcbnl.c: iproute2's dcb 6.1 misreads its own replies), which ice must
-# accept and commit as exactly one new configuration; counts it in TC_CHANGES.
+# accept and commit as exactly one new configuration; counts it in TC_CHANGES. With TC_TRAFFIC
+# set (a test's traffic runs through the changes), the next change waits until that traffic has
+# gone on after this one.
 dcb_change() {
     commits=$(dcb_commits) || fail "cannot count DCB commits"
     dcbnl "$@" || fail "dcbnl $* failed"
     [ "$(dcb_commits)" = $((commits + 1)) ] ||
         fail "dcbnl $*: ice committed $(($(dcb_commits) - commits)) configurations, want 1"
     TC_CHANGES=$((TC_CHANGES + 1))
-    sleep 0.3
+    [ -z "${TC_TRAFFIC:-}" ] || traffic_goes_on "dcbnl $*"
 }
 
 # $2 rounds of ETS changes on $1 cycling 1 -> 4 -> 8 -> 1 TCs (different up2tc and bandwidth
@@ -641,12 +663,21 @@ suspend_counts() {
 }
 
 # Since the counts $1 (suspend_counts) the device made exactly $2 suspends, AEs and resumes.
+# irdma may resume the last change's QPs after dcbnl has returned: the resumes have 10 s to
+# come.
 expect_suspend_counts() {
-    now=$(suspend_counts) || fail "cannot read the suspend counts"
-    set -- $1 "$2" $now
-    [ $(($5 - $1)) = "$4" ] && [ $(($6 - $2)) = "$4" ] && [ $(($7 - $3)) = "$4" ] ||
-        fail "device counted $(($5 - $1)) suspends, $(($6 - $2)) AEs, $(($7 - $3)) resumes; want $4 each"
-    echo "device: $4 suspends, suspend-complete AEs and resumes"
+    counts_before=$1 want=$2 t=0
+    while :; do
+        now=$(suspend_counts) || fail "cannot read the suspend counts"
+        set -- $counts_before $now
+        [ $(($4 - $1)) = "$want" ] && [ $(($5 - $2)) = "$want" ] && [ $(($6 - $3)) = "$want" ] &&
+            break
+        [ $(($6 - $3)) -lt "$want" ] && [ "$t" -lt 100 ] ||
+            fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want $want each"
+        sleep 0.1
+        t=$((t + 1))
+    done
+    echo "device: $want suspends, suspend-complete AEs and resumes"
 }
 
 # How many events of this boot's QEMU trace (run-guest.py --trace) match the extended regular

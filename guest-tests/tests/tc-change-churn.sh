@@ -1,12 +1,12 @@
-# TC changes while QPs are being created and destroyed. qp-churn
-# creates RC QPs, takes each to RTS and destroys it, over and over, while rdma-stream carries
-# verified traffic on 4 QP pairs and 14 changes go through (3 ETS rounds and DSCP mode). irdma
-# refuses new QPs while a change is pending (create EINVAL, RTR ENOMEM) and ice's netdev bounce
-# after each change makes RTR unroutable (ENETUNREACH) for a moment; qp-churn counts those as
-# refusals. Checks: qp-churn had no other error and destroyed every QP it created, some of them
-# got to RTS during the changes and all of them do afterwards; the stream lost nothing; the
-# device posted one suspend-complete AE per suspend (QPs destroyed while suspended included)
-# and resumed at most as many; irdma and ice logged no error.
+# TC changes while QPs are being created and destroyed. qp-churn creates RC QPs, takes each to RTS
+# and destroys it, over and over, while rdma-stream carries verified traffic on 4 QP pairs and 14
+# changes go through (3 ETS rounds and DSCP mode), each once the traffic has gone on after the last.
+# irdma refuses new QPs while a change is pending (create EINVAL, RTR ENOMEM) and ice's netdev
+# bounce after each change makes RTR unroutable (ENETUNREACH) for a moment; qp-churn counts those as
+# refusals. Checks: qp-churn had no other error and destroyed every QP it created, some of them got
+# to RTS during the changes and all of them do afterwards; the stream lost nothing; the device
+# posted one suspend-complete AE per suspend (QPs destroyed while suspended included) and resumed at
+# most as many; irdma and ice logged no error.
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 ifc=$(irdma_sim_netdev) || fail "no netdev on irdma-sim"
@@ -19,6 +19,7 @@ wait_for "grep -q '^rdma-stream: 4 qps running' /tmp/churn-stream.out" 30 ||
 before=$(suspend_counts) || fail "cannot read the suspend counts"
 qp-churn irdma0 "$gid" --until-file /tmp/churn-stop > /tmp/churn.out 2>&1 &
 churn=$!
+TC_TRAFFIC=rdma-stream
 tc_cycle "$ifc" 3
 touch /tmp/churn-stop
 wait "$churn"

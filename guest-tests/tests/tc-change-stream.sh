@@ -1,11 +1,11 @@
-# The DCB traffic-class change with QP1 alone, then under verified RDMA traffic on 1, 8 and 64
-# RC QP pairs (rdma-stream: WRITE and SEND, every byte and completion checked, stalls after
-# 10 s). QP1 alone: one round of 8 changes, each suspending and resuming that one QP (and rping
-# connects afterwards: its CM MADs go over QP1). For each QP pair count, 21 ETS changes cycle 1 -> 4 -> 8 -> 1 TCs and 5 more go into DSCP mode and back
-# (8 channels: an 8-vCPU boot) while the traffic runs; then rdma-stream must report 0 errors,
-# 0 stalls, every pair moving, every QP still in RTS, and the device must have counted one
-# suspend, one suspend-complete AE and one resume per QP per change (QP1 and the 2 x N QPs of
-# the stream).
+# The DCB traffic-class change with QP1 alone, then under verified RDMA traffic on 1, 8 and 64 RC QP
+# pairs (rdma-stream: WRITE and SEND, every byte and completion checked, stalls after 10 s). QP1
+# alone: one round of 8 changes, each suspending and resuming that one QP (and rping connects
+# afterwards: its CM MADs go over QP1). For each QP pair count, 21 ETS changes cycle 1 -> 4 -> 8 ->
+# 1 TCs and 5 more go into DSCP mode and back (8 channels: an 8-vCPU boot) while the traffic runs,
+# each once it has gone on after the last; then rdma-stream must report 0 errors, 0 stalls, every
+# pair moving, every QP still in RTS, and the device must have counted one suspend, one
+# suspend-complete AE and one resume per QP per change (QP1 and the 2 x N QPs of the stream).
 . /tests/lib.sh
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 ifc=$(irdma_sim_netdev) || fail "no netdev on irdma-sim"
@@ -28,6 +28,7 @@ for pairs in 1 8 64; do
     wait_for "grep -q '^rdma-stream: $pairs qps running' /tmp/stream.out" 30 ||
         { cat /tmp/stream.out; fail "$pairs QPs: rdma-stream never got going"; }
     qps=$(rdma resource show qp | grep -c "lqpn")
+    TC_TRAFFIC=rdma-stream
     tc_cycle "$ifc" 7
     # Traffic after the last change too.
     sleep 2
