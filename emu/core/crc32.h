@@ -2,7 +2,7 @@
  * crc32.h - CRC-32 as zlib computes it (IEEE 802.3 polynomial, bit-reflected, pre- and
  * post-inverted), for the RoCEv2 ICRC. On x86-64 CPUs with PCLMULQDQ it folds 16 bytes per
  * carry-less multiplication instead of zlib's table lookups per byte, and with VPCLMULQDQ on
- * AVX-512 64 bytes (buffers of 512 bytes and more).
+ * AVX-512 64 bytes (buffers of 512 bytes and more), eight registers side by side from 1 KiB.
  */
 #ifndef IRDMA_EMU_CRC32_H
 #define IRDMA_EMU_CRC32_H
