@@ -13,20 +13,28 @@ that any qemu-system-x86_64 with the device replays with -qtest stdio, no fuzzin
         LOG: the fuzz target's stderr over input files (libFuzzer's "Running: FILE" before
         each); writes OUTDIR/NAME.qtest for each input FILE, reordered by REORDER
   qemu-fuzz-trace.py replay QEMU TRACE...
-        each TRACE in a QEMU of its own, started as the fuzz target starts it; prints
-        "ok TRACE (N commands)" or "fault TRACE: WHY" for each; exit 1 on a fault
+        the TRACEs one after another in one QEMU, started as the fuzz target starts it, with a
+        machine reset between two (a QEMU start costs 20 to 90 ms of CPU, most of a script's
+        replay); prints "ok TRACE (N commands)" or "fault TRACE: WHY (ALONE)" for each, ALONE
+        saying whether it faults in a QEMU of its own too; exit 1 on a fault
 A replay faults when QEMU dies, hangs (REPLAY_TIMEOUT s for a script), answers a command with
 anything but OK, or does not exit cleanly when told to; its stderr's tail is kept in WHY. The
 one other answer taken is qtest's own on a clock_step with nothing to step to (QEMU 11.1;
 "FAIL could not advance time", "FAIL cannot advance clock ..."): a statement about the
 virtual clock, which the fuzz target ignores too, not about the device.
 """
+import os
 import pathlib
+import queue
 import re
 import subprocess
 import sys
 import tempfile
 import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qmp import Qmp  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PATCH = ROOT / "qemu-patches" / "11.1" / "0003-add-irdma-sim-generic-fuzz-config.patch"
@@ -72,65 +80,122 @@ def split(log, outdir, reorder):
     print(f"qemu-fuzz-trace: {len(inputs)} qtest scripts in {outdir}")
 
 
-def replay_one(qemu, trace):
-    """None if QEMU ran every command of @trace and exited cleanly, else why not."""
-    commands = [c for c in pathlib.Path(trace).read_text().splitlines() if c.strip()]
-    proc = subprocess.Popen([qemu, *FUZZ_PREFIX, *fuzz_args(), "-qtest", "stdio",
-                             "-qtest-log", "none"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    errors = []
-    threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True).start()
+class Replayer:
+    """One QEMU, started as the fuzz target starts its machine, that replays qtest scripts one
+    after another with a machine reset between two (QMP system_reset). The fuzz target starts
+    each input from a machine just made; a reset one differs in its clock and in memory an
+    earlier script wrote, but each script writes every buffer it makes the device read (the DMA
+    fills), and any sequence of scripts and resets is one a guest may run."""
 
-    def feed():
-        try:
-            proc.stdin.write("\n".join(commands) + "\n")
-            proc.stdin.flush()
-        except BrokenPipeError:
-            pass
-    threading.Thread(target=feed, daemon=True).start()
-    answers, why = [], None
+    def __init__(self, qemu):
+        self.dir = tempfile.TemporaryDirectory(prefix="qemu-fuzz-replay-")
+        sock = os.path.join(self.dir.name, "qmp")
+        self.proc = subprocess.Popen([qemu, *FUZZ_PREFIX, *fuzz_args(), "-qtest", "stdio",
+                                      "-qtest-log", "none",
+                                      "-qmp", f"unix:{sock},server=on,wait=off"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.errors = []
+        self.answers = queue.Queue()
+        self.stderr_reader = threading.Thread(
+            target=lambda: self.errors.append(self.proc.stderr.read()), daemon=True)
+        self.stderr_reader.start()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.qmp = Qmp(sock)
+        self.used = False
 
-    def read():
-        for _ in commands:
-            answers.append(proc.stdout.readline())
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(REPLAY_TIMEOUT)
-    if reader.is_alive():
-        why = f"no answer to command {len(answers) + 1} of {len(commands)} in {REPLAY_TIMEOUT} s"
-    else:
-        for i, answer in enumerate(answers):
+    def _read(self):
+        for line in self.proc.stdout:
+            self.answers.put(line)
+        self.answers.put("")                    # QEMU's end
+
+    def run(self, commands):
+        """None if QEMU answered every command of the script @commands as it should."""
+        if self.used:
+            try:
+                self.qmp.execute("system_reset")
+                self.qmp.wait_event("RESET")
+            except (OSError, RuntimeError, ValueError) as e:
+                return f"the reset before it failed: {e}"
+        self.used = True
+
+        def feed():
+            try:
+                self.proc.stdin.write("\n".join(commands) + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        threading.Thread(target=feed, daemon=True).start()
+        deadline = time.monotonic() + REPLAY_TIMEOUT
+        for i, command in enumerate(commands):
+            try:
+                answer = self.answers.get(timeout=max(0, deadline - time.monotonic()))
+            except queue.Empty:
+                return f"no answer to command {i + 1} of {len(commands)} in {REPLAY_TIMEOUT} s"
             if not answer:
-                why = f"QEMU ended at command {i + 1} of {len(commands)}: {commands[i]}"
-                break
+                return f"QEMU ended at command {i + 1} of {len(commands)}: {command}"
             if not answer.startswith("OK") and not (
-                    commands[i].split()[0] == "clock_step" and answer.startswith(CLOCK_IDLE)):
-                why = f"command {i + 1} ({commands[i]}) answered {answer.strip()!r}"
-                break
-    proc.terminate()
-    try:
-        rc = proc.wait(QUIT_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        rc = proc.wait()
-    if why is None and rc != 0:
-        why = f"QEMU exited {rc} when told to quit"
-    if why:
-        tail = " ".join("".join(errors).split())[-STDERR_TAIL:]
-        return f"{why}{'; stderr: ' + tail if tail else ''} (exit {rc})"
-    return None
+                    command.split()[0] == "clock_step" and answer.startswith(CLOCK_IDLE)):
+                return f"command {i + 1} ({command}) answered {answer.strip()!r}"
+        return None
+
+    def close(self):
+        """QEMU told to quit; None if it exited cleanly, else its exit status."""
+        self.proc.terminate()
+        try:
+            rc = self.proc.wait(QUIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        self.dir.cleanup()
+        return None if rc == 0 else f"QEMU exited {rc} when told to quit"
+
+    def stderr_tail(self):
+        """The end of what QEMU wrote to stderr, once it has exited (close())."""
+        self.stderr_reader.join(QUIT_TIMEOUT)
+        tail = " ".join("".join(self.errors).split())[-STDERR_TAIL:]
+        return f"; stderr: {tail}" if tail else ""
+
+
+def commands_of(trace):
+    return [c for c in pathlib.Path(trace).read_text().splitlines() if c.strip()]
+
+
+def replay_alone(qemu, trace):
+    """None if @trace replays in a QEMU of its own, else why not."""
+    r = Replayer(qemu)
+    why = r.run(commands_of(trace))
+    quit_why = r.close()
+    why = why or quit_why
+    return why + r.stderr_tail() if why else None
 
 
 def replay(qemu, traces):
-    status = 0
+    """Each of @traces in turn in one QEMU, reset between two; a script that faults is replayed
+    again in a QEMU of its own, to tell whether it needs the scripts before it, and the rest go
+    on in a new QEMU."""
+    status, r, before = 0, None, None
     for trace in traces:
-        why = replay_one(qemu, trace)
+        r = r or Replayer(qemu)
+        commands = commands_of(trace)
+        why = r.run(commands)
         if why:
-            print(f"fault {trace}: {why}")
+            r.close()
+            why += r.stderr_tail()
+            r = None
+            alone = replay_alone(qemu, trace)
+            where = ("alone too" if alone else
+                     f"alone it passes: it faults after {before} and a reset, in one QEMU")
+            print(f"fault {trace}: {why} ({where})")
             status = 1
         else:
-            n = sum(1 for c in pathlib.Path(trace).read_text().splitlines() if c.strip())
-            print(f"ok {trace} ({n} commands)")
+            print(f"ok {trace} ({len(commands)} commands)")
+        before = trace if r else None
+    if r:
+        why = r.close()
+        if why:
+            print(f"fault {traces[-1]}: {why}{r.stderr_tail()} (the last script of its QEMU)")
+            status = 1
     return status
 
 

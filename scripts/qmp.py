@@ -1,5 +1,6 @@
 """A minimal QMP client: the scripts' hand on a running QEMU's monitor (scripts/run-guest.py,
 scripts/faultctl.py)."""
+import collections
 import json
 import socket
 import time
@@ -11,6 +12,7 @@ class Qmp:
     def __init__(self, path):
         self.path = path
         self.sock = None
+        self.events = collections.deque(maxlen=64)  # events read while waiting for a reply
 
     def _connect(self):
         for _ in range(100):
@@ -38,3 +40,16 @@ class Qmp:
             reply = json.loads(self.rfile.readline())
             if "return" in reply or "error" in reply:
                 return reply
+            if "event" in reply:
+                self.events.append(reply["event"])
+
+    def wait_event(self, name):
+        """Until QEMU has sent the event @name (since the last wait for it)."""
+        while name not in self.events:
+            line = self.rfile.readline()
+            if not line:
+                raise RuntimeError(f"QMP closed before the event {name}")
+            reply = json.loads(line)
+            if "event" in reply:
+                self.events.append(reply["event"])
+        self.events.remove(name)

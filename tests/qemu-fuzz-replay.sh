@@ -2,7 +2,8 @@
 # The QEMU fuzz target's kept inputs (docs/fuzzing.md "The whole device in QEMU") replayed
 # without its fuzzing build: tests/fuzz/qemu/traces/ holds each corpus input and reproducer as
 # the qtest script scripts/fuzz.sh --qemu wrote for it, and scripts/qemu-fuzz-trace.py replays
-# each in a QEMU of its own, started as the fuzz target starts its machine (-qtest stdio). QEMU:
+# them in a QEMU started as the fuzz target starts its machine (-qtest stdio): each reproducer
+# in one of its own, the corpus in one QEMU, reset between two scripts. QEMU:
 # a qemu-system-x86_64 with the device (default build/qemu-system-x86_64, the test command's).
 # Prints a PASS/FAIL line for each reproducer, one for the corpus, and "N passed, N failed";
 # exits 1 on a failure.
