@@ -49,8 +49,12 @@ KTAP_RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 ARCHIVE_DECL = re.compile(r"^# @@ARCHIVE ([a-z0-9-]+)[ \t]*$", re.M)
 # Lines of a test's output kept for its JUnit failure text.
 JUNIT_TAIL = 40
-# How many times a boot whose kernel died before /init is booted again (died_before_init()).
+# How many times a boot whose kernel died or stalled before /init is booted again
+# (died_before_init(), STALL_BEFORE_INIT).
 BOOTS_AGAIN = 2
+# Seconds a boot may take to reach /init (about 6 s on a quiet 2-core host, 84 s seen beside a
+# CI run at a lower priority) before it counts as stalled there.
+STALL_BEFORE_INIT = 300
 # Kernel log lines that fail the test they appear in (unless it expects them).
 KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel panic|"
                       r"general protection fault|soft lockup|hung task|"
@@ -502,7 +506,7 @@ class Guest:
 
     def finish(self, timed_out):
         rc = self.proc.wait()
-        self.log.write(f"# qemu exit {rc}{' (host timeout)' if timed_out else ''}\n")
+        self.log.write(f"# qemu exit {rc}{f' ({timeout_why(timed_out)})' if timed_out else ''}\n")
         self.log.close()
         self.drop_qmp()
         self.settle(rc, timed_out)
@@ -514,6 +518,11 @@ class Guest:
         else:
             print(f"boot{' ' + self.name if tag else ''}: /init never started; log {self.log_path}")
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
+
+    def log_registers(self):
+        """Every vCPU's registers into the log, from the monitor (a boot that stalled)."""
+        r = self.qmp.execute("human-monitor-command", **{"command-line": "info registers -a"})
+        self.log.write(f"# stalled before /init; info registers -a:\n{r.get('return', r)}\n")
 
     def abandon(self, n):
         """Ends this boot without a verdict (it is booted again): reaps QEMU and keeps its log
@@ -535,13 +544,14 @@ class Guest:
         tag = f"{self.name}:" if self.a.peer_tests else ""
         for t in self.tests:
             if t not in self.results:
-                why = "host timeout" if timed_out else f"guest ended without a result (qemu exit {rc})"
+                why = (timeout_why(timed_out) if timed_out else
+                       f"guest ended without a result (qemu exit {rc})")
                 print(f"FAIL    {tag}{t} no result: {why}")
         why = self.verdicts(rc)
         self.why = {t: list(why[t]) for t in self.tests}
         for t in self.tests:
             if t not in self.results:
-                self.why[t].insert(0, "host timeout" if timed_out else
+                self.why[t].insert(0, timeout_why(timed_out) if timed_out else
                                    f"no result: the guest ended without one (qemu exit {rc})")
             elif self.results[t][0] != "PASS":
                 self.why[t].insert(0, f"{self.results[t][0]} {self.results[t][1]}".rstrip())
@@ -661,7 +671,9 @@ def make_guests(a):
 
 
 def boot(a, guests):
-    """Runs the guests until every QEMU has ended or --timeout; True if it timed out."""
+    """Runs the guests until every QEMU has ended or --timeout; True if it timed out, "stalled"
+    if a guest had not reached /init in STALL_BEFORE_INIT s (its vCPUs' registers are then in
+    its log)."""
     t0, wall0 = time.monotonic(), time.time()
     sel = selectors.DefaultSelector()
     for g in guests:
@@ -669,11 +681,15 @@ def boot(a, guests):
         sel.register(g.proc.stdout, selectors.EVENT_READ, g)
     running = len(guests)
     while running:
-        left = a.timeout - (time.monotonic() - t0)
-        if left <= 0:
+        spent = time.monotonic() - t0
+        left = a.timeout - spent
+        stalled = [g for g in guests if "INIT" not in g.marks and g.proc.poll() is None]
+        if left <= 0 or (stalled and spent > min(STALL_BEFORE_INIT, a.timeout)):
+            for g in stalled if left > 0 else []:
+                g.log_registers()
             for g in guests:
                 g.proc.kill()
-            return True
+            return True if left <= 0 else "stalled"
         for key, _ in sel.select(timeout=min(left, 1.0)):
             chunk = os.read(key.fileobj.fileno(), 65536)
             if chunk:
@@ -683,6 +699,11 @@ def boot(a, guests):
                 running -= 1
                 stop_peers(key.data, guests)
     return False
+
+
+def timeout_why(timed_out):
+    """What boot()'s @timed_out says, in a verdict's words."""
+    return "stalled before /init" if timed_out == "stalled" else "host timeout"
 
 
 def died_before_init(guests):
@@ -705,14 +726,17 @@ def run(a):
     guests = make_guests(a)
     timed_out = boot(a, guests)
     for again in range(1, BOOTS_AGAIN + 1):
-        why = None if timed_out else died_before_init(guests)
+        if timed_out == "stalled":
+            why = f"no /init in {STALL_BEFORE_INIT} s; the vCPUs' registers are in the log"
+        else:
+            why = None if timed_out else died_before_init(guests)
         if not why:
             break
         # Visibly, and the dead boot's logs are kept next to the new ones.
         for g in guests:
             g.abandon(again)
-        print(f"boot again ({again} of at most {BOOTS_AGAIN}): the kernel died before /init "
-              f"({why}); logs of that boot: "
+        print(f"boot again ({again} of at most {BOOTS_AGAIN}): the kernel "
+              f"{'stalled' if timed_out else 'died'} before /init ({why}); logs of that boot: "
               f"{', '.join(f'{g.log_path}.died{again}' for g in guests)}", flush=True)
         guests = make_guests(a)
         timed_out = boot(a, guests)
