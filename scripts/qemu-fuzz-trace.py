@@ -101,7 +101,7 @@ class Replayer:
             target=lambda: self.errors.append(self.proc.stderr.read()), daemon=True)
         self.stderr_reader.start()
         threading.Thread(target=self._read, daemon=True).start()
-        self.qmp = Qmp(sock)
+        self.qmp = Qmp(sock, timeout=REPLAY_TIMEOUT)
         self.used = False
 
     def _read(self):
@@ -184,8 +184,8 @@ def replay(qemu, traces):
             why += r.stderr_tail()
             r = None
             alone = replay_alone(qemu, trace)
-            where = ("alone too" if alone else
-                     f"alone it passes: it faults after {before} and a reset, in one QEMU")
+            where = ("alone too" if alone else "alone it passes" +
+                     (f": it faults after {before} and a reset, in one QEMU" if before else ""))
             print(f"fault {trace}: {why} ({where})")
             status = 1
         else:

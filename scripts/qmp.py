@@ -9,8 +9,9 @@ import time
 class Qmp:
     """A connection to QEMU's QMP socket at @path, opened at the first command."""
 
-    def __init__(self, path):
+    def __init__(self, path, timeout=None):
         self.path = path
+        self.timeout = timeout                      # seconds a reply may take (None: no limit)
         self.sock = None
         self.events = collections.deque(maxlen=64)  # events read while waiting for a reply
 
@@ -19,6 +20,7 @@ class Qmp:
             try:
                 self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 self.sock.connect(self.path)
+                self.sock.settimeout(self.timeout)
                 break
             except OSError:
                 self.sock = None
