@@ -31,6 +31,12 @@ class Qmp:
         json.loads(self.rfile.readline())          # greeting
         self.execute("qmp_capabilities")
 
+    def set_timeout(self, seconds):
+        """Replies may take @seconds from now on (None: no limit)."""
+        self.timeout = seconds
+        if self.sock:
+            self.sock.settimeout(seconds)
+
     def execute(self, cmd, **args):
         if not self.sock and cmd != "qmp_capabilities":
             self._connect()

@@ -520,8 +520,13 @@ class Guest:
         return sum(1 for t in self.tests if self.results.get(t, ("",))[0] == "PASS")
 
     def log_registers(self):
-        """Every vCPU's registers into the log, from the monitor (a boot that stalled)."""
-        r = self.qmp.execute("human-monitor-command", **{"command-line": "info registers -a"})
+        """Every vCPU's registers into the log, from the monitor (a boot that stalled), if it
+        answers within 10 s."""
+        self.qmp.set_timeout(10)
+        try:
+            r = self.qmp.execute("human-monitor-command", **{"command-line": "info registers -a"})
+        except (OSError, RuntimeError, ValueError) as e:
+            r = {"error": f"the monitor did not answer: {e}"}
         self.log.write(f"# stalled before /init; info registers -a:\n{r.get('return', r)}\n")
 
     def abandon(self, n):

@@ -451,14 +451,15 @@ roce_frames() {
 TRAFFIC_MOVED=64
 traffic_goes_on() {
     from=$(roce_frames) || fail "cannot count RoCE frames"
-    t=0
-    while [ "$t" -lt 200 ]; do
+    t0=$(uptime_s) || fail "no uptime"
+    while :; do
         now=$(roce_frames) || fail "cannot count RoCE frames"
         [ $((now - from)) -ge "$TRAFFIC_MOVED" ] && return 0
+        t=$(uptime_s) || fail "no uptime"
+        ! took_at_least "$t" "$t0" 10 ||
+            fail "the traffic did not go on after $1: $((now - from)) RoCE frames in 10 s"
         sleep 0.05
-        t=$((t + 1))
     done
-    fail "the traffic did not go on after $1: $((now - from)) RoCE frames in 10 s"
 }
 
 # dcbnl $@ (guest-tests/dcbnl.c: iproute2's dcb 6.1 misreads its own replies), which ice must
@@ -666,16 +667,17 @@ suspend_counts() {
 # irdma may resume the last change's QPs after dcbnl has returned: the resumes have 10 s to
 # come.
 expect_suspend_counts() {
-    counts_before=$1 want=$2 t=0
+    counts_before=$1 want=$2
+    t0=$(uptime_s) || fail "no uptime"
     while :; do
         now=$(suspend_counts) || fail "cannot read the suspend counts"
         set -- $counts_before $now
         [ $(($4 - $1)) = "$want" ] && [ $(($5 - $2)) = "$want" ] && [ $(($6 - $3)) = "$want" ] &&
             break
-        [ $(($6 - $3)) -lt "$want" ] && [ "$t" -lt 100 ] ||
+        t=$(uptime_s) || fail "no uptime"
+        [ $(($6 - $3)) -lt "$want" ] && ! took_at_least "$t" "$t0" 10 ||
             fail "device counted $(($4 - $1)) suspends, $(($5 - $2)) AEs, $(($6 - $3)) resumes; want $want each"
         sleep 0.1
-        t=$((t + 1))
     done
     echo "device: $want suspends, suspend-complete AEs and resumes"
 }
