@@ -101,7 +101,8 @@ class Replayer:
             target=lambda: self.errors.append(self.proc.stderr.read()), daemon=True)
         self.stderr_reader.start()
         threading.Thread(target=self._read, daemon=True).start()
-        self.qmp = Qmp(sock, timeout=REPLAY_TIMEOUT)
+        self.qmp = Qmp(sock)
+        self.qmp.set_timeout(REPLAY_TIMEOUT)
         self.used = False
 
     def _read(self):

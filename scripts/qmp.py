@@ -9,9 +9,9 @@ import time
 class Qmp:
     """A connection to QEMU's QMP socket at @path, opened at the first command."""
 
-    def __init__(self, path, timeout=None):
+    def __init__(self, path):
         self.path = path
-        self.timeout = timeout                      # seconds a reply may take (None: no limit)
+        self.timeout = None                         # seconds a reply may take (set_timeout)
         self.sock = None
         self.events = collections.deque(maxlen=64)  # events read while waiting for a reply
 
