@@ -61,6 +61,8 @@ KLOG_BAD = re.compile(r"\bOops\b|\bBUG:|\bWARNING:|\bKASAN\b|\bUBSAN\b|Kernel pa
                       r"blocked for more than \d+ seconds|"
                       r"rcu_sched self-detected stall|rcu: INFO|rcu_preempt detected stall|"
                       r"list_add corruption|list_del corruption")
+# The kernel-mode RIP line of an oops or WARNING: where it happened, added to its reason.
+KLOG_RIP = re.compile(r"\bRIP: 0010:(\S+(?: \[\w+\])?)")
 
 
 def parse_args(argv):
@@ -296,6 +298,8 @@ class Guest:
         self.running = None           # the test between its @@BEGIN and its result (console)
         self.klog_test = None         # the test between its kernel-log marks (@@DMESG block)
         self.klog_bad = []            # [(test or None, line)]: KLOG_BAD lines, in order
+        self.klog_where = {}          # index in klog_bad: the RIP line that followed it
+        self.klog_reported = 0        # len(klog_bad) at the last RIP line
         self.klog_expect = {}         # test: [the regexes of its @@EXPECT-KLOG lines]
         self.proc = None
         self.log = None
@@ -439,6 +443,12 @@ class Guest:
             test = self.running
         if KLOG_BAD.search(text) and (test, text) not in self.klog_bad:
             self.klog_bad.append((test, text))
+        rip = KLOG_RIP.search(text)
+        if rip:
+            # The first bad line since the last RIP line gets it (one RIP per report).
+            if self.klog_reported < len(self.klog_bad):
+                self.klog_where[self.klog_reported] = rip.group(1)
+                self.klog_reported = len(self.klog_bad)
 
     def klog_expected(self, test, text):
         for pattern in self.klog_expect.get(test, []):
@@ -458,10 +468,11 @@ class Guest:
                     re.compile(pattern)
                 except re.error as e:
                     why.setdefault(t, []).append(f"bad @@EXPECT-KLOG {pattern!r}: {e}")
-        for test, text in self.klog_bad:
+        for i, (test, text) in enumerate(self.klog_bad):
+            where = f" (RIP {self.klog_where[i]})" if i in self.klog_where else ""
             for t in [test] if test in why else self.tests:
                 if not self.klog_expected(t, text):
-                    why[t].append(f"kernel log: {text}")
+                    why[t].append(f"kernel log: {text}{where}")
         if "DONE" not in self.marks:
             for t in self.tests:
                 why[t].append("the guest never got to @@DONE (crash or hang)")

@@ -34,7 +34,7 @@ def guest_of(lines, tests=("t1", "t2")):
     g.results, g.marks, g.begun, g.took, g.plan = {}, {}, {}, {}, None
     g.output = collections.defaultdict(lambda: collections.deque(maxlen=rg.JUNIT_TAIL))
     g.in_dmesg, g.running, g.klog_test = False, None, None
-    g.klog_bad, g.klog_expect = [], {}
+    g.klog_bad, g.klog_where, g.klog_reported, g.klog_expect = [], {}, 0, {}
     for now, line in enumerate(lines):
         if line.startswith("@@DMESG-BEGIN"):
             g.in_dmesg = True
@@ -120,6 +120,18 @@ expect("a BUG on the console while t2 ran, then no @@DONE: every test",
 why = boot(run_of("t1")[0] + con[:1] + ["[   5.000000] BUG: unable to handle page fault"])
 expect("... and t2's reasons name the line",
        {t: [w for w in why[t] if "page fault" in w] for t in why}, ["t2"])
+oops = ["BUG: kernel NULL pointer dereference, address: 0000000000000000",
+        "Oops: Oops: 0002 [#1] SMP NOPTI",
+        "RIP: 0010:irdma_access_mcast_grp+0x70/0x300 [irdma]",
+        "RIP: 0033:0x7fefca1cfd6b",
+        "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
+        "RIP: 0010:native_queued_spin_lock_slowpath+0x6b/0x2b0"]
+why = boot(guest(run_of("t1"), run_of("t2", klog=oops)))
+want = [f"kernel log: {oops[0]} (RIP irdma_access_mcast_grp+0x70/0x300 [irdma])",
+        f"kernel log: {oops[1]}",
+        f"kernel log: {oops[4]} (RIP native_queued_spin_lock_slowpath+0x6b/0x2b0)"]
+expect("an oops' first line names the kernel RIP that followed it, a later report its own",
+       {t: ["those reasons"] if why[t] == want else [] for t in why}, ["t2"])
 expect("QEMU's exit status 1 fails every test",
        boot(guest(run_of("t1"), run_of("t2")), rc=1), ["t1", "t2"])
 expect("DEBUG: is not BUG:, a warning is not a WARNING:",
