@@ -16,8 +16,14 @@ reported as TEST_ID CLASS.setUpClass (or MODULE.setUpModule). The run ends with
 The tests' own output goes to stderr. Exit status 0 when the suite ran to its end, whatever
 its results: tests/pyverbs-check.py on the host judges them.
     pyverbs-run.py DEVICE GID_INDEX [TEST_ID_PREFIX ...]
-With prefixes, only the tests whose id starts with one of them run.
+With prefixes, only the tests whose id starts with one of them run. A test whose id matches
+one of the fnmatch patterns in $PYVERBS_NOT_RUN (separated by ':') is not run: it is reported
+as a skip, "# not run here (PYVERBS_NOT_RUN)".
+
+As each test starts, "pyverbs: running TEST_ID" goes to the console, so that a kernel oops or a
+hang in the middle of the suite names the test it happened in.
 """
+import fnmatch
 import os
 import re
 import sys
@@ -28,14 +34,17 @@ import unittest
 TESTS_PARENT = "/usr/share/rdma-core"
 # The longest REASON kept on a result line.
 REASON_MAX = 200
+# The reason a test excluded by $PYVERBS_NOT_RUN is reported with.
+NOT_RUN = "not run here (PYVERBS_NOT_RUN)"
 
 
 class LineResult(unittest.TestResult):
     """One PV line per test on @out as each test ends."""
 
-    def __init__(self, out):
+    def __init__(self, out, console):
         super().__init__()
         self.out = out
+        self.console = console
         self.counts = {s: 0 for s in ("ok", "skip", "FAIL", "ERROR", "xfail", "xpass")}
         self.failed_sub = set()           # tests already reported through a failed subtest
         self.started = {}
@@ -66,6 +75,9 @@ class LineResult(unittest.TestResult):
     def startTest(self, test):
         super().startTest(test)
         self.started[self.name(test)] = time.monotonic()
+        if self.console:
+            self.console.write(f"pyverbs: running {self.name(test)}\n")
+            self.console.flush()
 
     def addSuccess(self, test):
         super().addSuccess(test)
@@ -108,6 +120,28 @@ def flatten(suite):
             yield t
 
 
+class NotRun(unittest.TestCase):
+    """Stands in for a test $PYVERBS_NOT_RUN excludes: reports it as a skip under its own id."""
+
+    def __init__(self, test):
+        super().__init__("runTest")
+        self.test_id = test.id()
+
+    def id(self):
+        return self.test_id
+
+    def runTest(self):
+        raise unittest.SkipTest(NOT_RUN)
+
+
+def open_console():
+    """The console to write progress to, or None (not in the guest)."""
+    try:
+        return open("/dev/console", "w")
+    except OSError:
+        return None
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
@@ -126,8 +160,11 @@ def main(argv):
     if prefixes:
         suite = unittest.TestSuite(t for t in flatten(suite)
                                    if any(t.id().startswith(p) for p in prefixes))
+    not_run = [p for p in os.environ.get("PYVERBS_NOT_RUN", "").split(":") if p]
+    suite = unittest.TestSuite(NotRun(t) if any(fnmatch.fnmatchcase(t.id(), p) for p in not_run)
+                               else t for t in flatten(suite))
     out.write(f"PV-DEVICE {dev} GID {gid}\n")
-    result = LineResult(out)
+    result = LineResult(out, open_console())
     t0 = time.monotonic()
     suite.run(result)
     c = result.counts
