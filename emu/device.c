@@ -71,8 +71,12 @@ static void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
  * surprise-removed device, which is off the bus. */
 static bool dma_fails(IrdmaDev *d, FaultEvent ev, uint64_t gpa, size_t len)
 {
-    const FaultAction *fa = fault_check(d, ev, 0, 0);
+    const FaultAction *fa;
 
+    if (fault_quiet(&d->fault)) {
+        return false;
+    }
+    fa = fault_check(d, ev, 0, 0);
     if ((fa && fa->kind == FAULT_FAIL) || fault_removed(d)) {
         emu_trace(&d->host, TR_DEV_DMA_FAILED, "%s 0x%" G_GINT64_MODIFIER "x len=%zu: %s",
                   ev == FAULT_ON_DMA_READ ? "read" : "write", gpa, len,
@@ -112,7 +116,7 @@ static const void *rec_dma_map(void *opaque, uint64_t gpa, size_t *len)
 
     /* A fault plan sees every DMA, and a removed device makes none: no mapping around them,
      * the callers fall back to dma_read. */
-    if (!d->outer.ops->dma_map || d->fault.plan || fault_removed(d)) {
+    if (!d->outer.ops->dma_map || !fault_quiet(&d->fault)) {
         return NULL;
     }
     return d->outer.ops->dma_map(d->outer.opaque, gpa, len);

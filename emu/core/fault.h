@@ -99,6 +99,13 @@ typedef struct FaultState {
     void (*latch_oicr)(IrdmaDev *d, uint32_t cause, uint32_t value);
 } FaultState;
 
+/* No plan loaded and the device on the bus, as almost always: no hook can fire. Inline for the
+ * hooks that run on every DMA. */
+static inline bool fault_quiet(const FaultState *f)
+{
+    return !f->plan && !f->removed;
+}
+
 GQuark fault_error_quark(void);
 
 /* Parse @text (from @source, for messages), with the opcode names of @vocab. NULL with @errp

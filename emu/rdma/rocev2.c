@@ -5,11 +5,8 @@
 #include "core/inet.h"
 #include "core/le.h"
 
-#define IPV4_HDR       20
-#define IPV6_HDR       40
 #define IPV4_DF        0x4000
 #define IPPROTO_UDP_   17
-#define UDP_HDR        8
 #define RETH_LEN       16
 #define AETH_LEN       4
 #define DETH_LEN       8
@@ -21,56 +18,55 @@
 #define PAY  BTH_HAS_PAYLOAD
 #define F    BTH_FIRST
 #define L    BTH_LAST
-static const uint16_t opcode_flags[256] = {
-    [BTH_RC_SEND_FIRST] = BTH_SEND | PAY | F,
-    [BTH_RC_SEND_MIDDLE] = BTH_SEND | PAY,
-    [BTH_RC_SEND_LAST] = BTH_SEND | PAY | L,
-    [BTH_RC_SEND_LAST_IMM] = BTH_SEND | PAY | L | BTH_HAS_IMM,
-    [BTH_RC_SEND_ONLY] = BTH_SEND | PAY | F | L,
-    [BTH_RC_SEND_ONLY_IMM] = BTH_SEND | PAY | F | L | BTH_HAS_IMM,
-    [BTH_RC_SEND_LAST_INV] = BTH_SEND | PAY | L | BTH_HAS_IETH,
-    [BTH_RC_SEND_ONLY_INV] = BTH_SEND | PAY | F | L | BTH_HAS_IETH,
-    [BTH_RC_WRITE_FIRST] = BTH_WRITE | PAY | F | BTH_HAS_RETH,
-    [BTH_RC_WRITE_MIDDLE] = BTH_WRITE | PAY,
-    [BTH_RC_WRITE_LAST] = BTH_WRITE | PAY | L,
-    [BTH_RC_WRITE_LAST_IMM] = BTH_WRITE | PAY | L | BTH_HAS_IMM,
-    [BTH_RC_WRITE_ONLY] = BTH_WRITE | PAY | F | L | BTH_HAS_RETH,
-    [BTH_RC_WRITE_ONLY_IMM] = BTH_WRITE | PAY | F | L | BTH_HAS_RETH | BTH_HAS_IMM,
-    [BTH_RC_READ_REQUEST] = BTH_READ_REQ | F | L | BTH_HAS_RETH,
-    [BTH_RC_READ_RESP_FIRST] = BTH_READ_RESP | PAY | F | BTH_HAS_AETH,
-    [BTH_RC_READ_RESP_MIDDLE] = BTH_READ_RESP | PAY,
-    [BTH_RC_READ_RESP_LAST] = BTH_READ_RESP | PAY | L | BTH_HAS_AETH,
-    [BTH_RC_READ_RESP_ONLY] = BTH_READ_RESP | PAY | F | L | BTH_HAS_AETH,
-    [BTH_RC_ACK] = BTH_ACK | F | L | BTH_HAS_AETH,
-    [BTH_UD_SEND_ONLY] = BTH_SEND | BTH_UD | PAY | F | L | BTH_HAS_DETH,
-    [BTH_UD_SEND_ONLY_IMM] = BTH_SEND | BTH_UD | PAY | F | L | BTH_HAS_DETH | BTH_HAS_IMM,
-};
+/* Every opcode the engine implements, with its flags. */
+#define ROCEV2_OPCODES(X) \
+    X(BTH_RC_SEND_FIRST, BTH_SEND | PAY | F) \
+    X(BTH_RC_SEND_MIDDLE, BTH_SEND | PAY) \
+    X(BTH_RC_SEND_LAST, BTH_SEND | PAY | L) \
+    X(BTH_RC_SEND_LAST_IMM, BTH_SEND | PAY | L | BTH_HAS_IMM) \
+    X(BTH_RC_SEND_ONLY, BTH_SEND | PAY | F | L) \
+    X(BTH_RC_SEND_ONLY_IMM, BTH_SEND | PAY | F | L | BTH_HAS_IMM) \
+    X(BTH_RC_SEND_LAST_INV, BTH_SEND | PAY | L | BTH_HAS_IETH) \
+    X(BTH_RC_SEND_ONLY_INV, BTH_SEND | PAY | F | L | BTH_HAS_IETH) \
+    X(BTH_RC_WRITE_FIRST, BTH_WRITE | PAY | F | BTH_HAS_RETH) \
+    X(BTH_RC_WRITE_MIDDLE, BTH_WRITE | PAY) \
+    X(BTH_RC_WRITE_LAST, BTH_WRITE | PAY | L) \
+    X(BTH_RC_WRITE_LAST_IMM, BTH_WRITE | PAY | L | BTH_HAS_IMM) \
+    X(BTH_RC_WRITE_ONLY, BTH_WRITE | PAY | F | L | BTH_HAS_RETH) \
+    X(BTH_RC_WRITE_ONLY_IMM, BTH_WRITE | PAY | F | L | BTH_HAS_RETH | BTH_HAS_IMM) \
+    X(BTH_RC_READ_REQUEST, BTH_READ_REQ | F | L | BTH_HAS_RETH) \
+    X(BTH_RC_READ_RESP_FIRST, BTH_READ_RESP | PAY | F | BTH_HAS_AETH) \
+    X(BTH_RC_READ_RESP_MIDDLE, BTH_READ_RESP | PAY) \
+    X(BTH_RC_READ_RESP_LAST, BTH_READ_RESP | PAY | L | BTH_HAS_AETH) \
+    X(BTH_RC_READ_RESP_ONLY, BTH_READ_RESP | PAY | F | L | BTH_HAS_AETH) \
+    X(BTH_RC_ACK, BTH_ACK | F | L | BTH_HAS_AETH) \
+    X(BTH_UD_SEND_ONLY, BTH_SEND | BTH_UD | PAY | F | L | BTH_HAS_DETH) \
+    X(BTH_UD_SEND_ONLY_IMM, BTH_SEND | BTH_UD | PAY | F | L | BTH_HAS_DETH | BTH_HAS_IMM)
+#define EXT_LEN(fl) (((fl) & BTH_HAS_DETH ? DETH_LEN : 0) + ((fl) & BTH_HAS_RETH ? RETH_LEN : 0) + \
+                     ((fl) & BTH_HAS_AETH ? AETH_LEN : 0) + ((fl) & BTH_HAS_IMM ? IMM_LEN : 0) + \
+                     ((fl) & BTH_HAS_IETH ? IETH_LEN : 0))
+#define FLAGS_OF(op, fl) [op] = (fl),
+#define EXT_LEN_OF(op, fl) [op] = EXT_LEN(fl),
+const uint16_t rocev2_opcode_flag_table[256] = { ROCEV2_OPCODES(FLAGS_OF) };
+const uint8_t rocev2_ext_len_table[256] = { ROCEV2_OPCODES(EXT_LEN_OF) };
+#undef FLAGS_OF
+#undef EXT_LEN_OF
+#undef EXT_LEN
+#undef ROCEV2_OPCODES
 #undef PAY
 #undef F
 #undef L
-
-unsigned rocev2_opcode_flags(uint8_t opcode)
-{
-    return opcode_flags[opcode];
-}
-
-static size_t ext_len(unsigned fl)
-{
-    return (fl & BTH_HAS_DETH ? DETH_LEN : 0) + (fl & BTH_HAS_RETH ? RETH_LEN : 0) +
-           (fl & BTH_HAS_AETH ? AETH_LEN : 0) + (fl & BTH_HAS_IMM ? IMM_LEN : 0) +
-           (fl & BTH_HAS_IETH ? IETH_LEN : 0);
-}
 
 #define LRH_ONES       8         /* the masked LRH: ones in front of the IP header */
 
 /* The ICRC over @l3 (IP header onwards) up to @end (exclusive), masked as rocev2.h says. */
 static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
 {
-    size_t ip = ipv4 ? IPV4_HDR : IPV6_HDR, hdrs = ip + UDP_HDR + ROCE_BTH_LEN;
+    size_t ip = ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR, hdrs = ip + ROCEV2_UDP_HDR + ROCE_BTH_LEN;
     size_t n = LRH_ONES + hdrs, rest = end - (l3 + hdrs), more;
     /* The ones, the masked headers and what follows them up to a whole fold: one CRC call for
      * the block, one for the rest of the packet, and no short tail between the two. */
-    uint8_t block[LRH_ONES + IPV6_HDR + UDP_HDR + ROCE_BTH_LEN + EMU_CRC32_BLOCK];
+    uint8_t block[LRH_ONES + ROCEV2_IPV6_HDR + ROCEV2_UDP_HDR + ROCE_BTH_LEN + EMU_CRC32_BLOCK];
     uint8_t *masked = block + LRH_ONES;
     uint32_t crc;
 
@@ -88,7 +84,7 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
         masked[7] = 0xff;                      /* hop limit */
     }
     masked[ip + 6] = masked[ip + 7] = 0xff;    /* UDP checksum */
-    masked[ip + UDP_HDR + 4] = 0xff;           /* BTH resv8a */
+    masked[ip + ROCEV2_UDP_HDR + 4] = 0xff;           /* BTH resv8a */
     crc = emu_crc32(0, block, n + more);
     return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
@@ -96,7 +92,7 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
 /* The payload bytes @p carries, and the pad that makes them a multiple of 4. */
 static size_t payload_bytes(const RocePkt *p)
 {
-    return opcode_flags[p->opcode] & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+    return rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
 }
 
 static unsigned pad_bytes(size_t pay)
@@ -107,10 +103,11 @@ static unsigned pad_bytes(size_t pay)
 /* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
 static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 {
-    unsigned fl = opcode_flags[p->opcode];
+    unsigned fl = rocev2_opcode_flags(p->opcode);
     size_t pay = payload_bytes(p);
     unsigned pad = pad_bytes(pay);
-    size_t l4 = UDP_HDR + ROCE_BTH_LEN + ext_len(fl) + pay + pad + ROCE_ICRC_LEN;
+    size_t l4 = ROCEV2_UDP_HDR + ROCE_BTH_LEN + rocev2_ext_len_table[p->opcode] + pay + pad +
+                ROCE_ICRC_LEN;
     uint8_t *b = out, *l3, *udp;
 
     memcpy(b, p->dmac, 6);
@@ -124,17 +121,17 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
     put_be16(b, p->ipv4 ? ETH_P_IPV4 : ETH_P_IPV6);
     l3 = b += 2;
     if (p->ipv4) {
-        memset(b, 0, IPV4_HDR);
+        memset(b, 0, ROCEV2_IPV4_HDR);
         b[0] = 0x45;
         b[1] = p->tos;
-        put_be16(b + 2, IPV4_HDR + l4);
+        put_be16(b + 2, ROCEV2_IPV4_HDR + l4);
         put_be16(b + 6, IPV4_DF);
         b[8] = p->ttl;
         b[9] = IPPROTO_UDP_;
         memcpy(b + 12, p->sip, 4);
         memcpy(b + 16, p->dip, 4);
-        put_be16(b + 10, csum_fold(csum_add(0, b, IPV4_HDR)));
-        b += IPV4_HDR;
+        put_be16(b + 10, csum_fold(csum_add(0, b, ROCEV2_IPV4_HDR)));
+        b += ROCEV2_IPV4_HDR;
     } else {
         put_be32(b, (6u << 28) | ((uint32_t)p->tos << 20) | (p->flow_label & IPV6_FLOW_LABEL_MASK));
         put_be16(b + 4, l4);
@@ -142,14 +139,14 @@ static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
         b[7] = p->ttl;
         memcpy(b + 8, p->sip, 16);
         memcpy(b + 24, p->dip, 16);
-        b += IPV6_HDR;
+        b += ROCEV2_IPV6_HDR;
     }
     udp = b;
     put_be16(b, p->sport);
     put_be16(b + 2, ROCEV2_UDP_PORT);
     put_be16(b + 4, l4);
     put_be16(b + 6, 0);
-    b += UDP_HDR;
+    b += ROCEV2_UDP_HDR;
     b[0] = p->opcode;
     b[1] = (p->se ? 0x80 : 0) | (pad << 4);
     put_be16(b + 2, p->pkey);
@@ -203,32 +200,14 @@ size_t rocev2_build(const RocePkt *p, uint8_t *out)
     return build(p, out, true);
 }
 
-size_t rocev2_l2_len(const RocePkt *p)
-{
-    return ETH_HLEN + (p->vlan ? VLAN_HLEN : 0);
-}
-
-size_t rocev2_payload_offset(const RocePkt *p)
-{
-    return rocev2_l2_len(p) + (p->ipv4 ? IPV4_HDR : IPV6_HDR) + UDP_HDR +
-           ROCE_BTH_LEN + ext_len(opcode_flags[p->opcode]);
-}
-
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out)
 {
     return build(p, out, false);
 }
 
-size_t rocev2_frame_len(const RocePkt *p)
-{
-    size_t pay = payload_bytes(p);
-
-    return rocev2_payload_offset(p) + pay + pad_bytes(pay) + ROCE_ICRC_LEN;
-}
-
 void rocev2_as_parsed(RocePkt *p)
 {
-    unsigned fl = opcode_flags[p->opcode];
+    unsigned fl = rocev2_opcode_flags(p->opcode);
 
     if (!p->vlan) {
         p->vlan_tci = 0;
@@ -294,7 +273,7 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
     l3 = b;
     end = frame + len;
     if (type == ETH_P_IPV4) {
-        if (end - b < IPV4_HDR || b[0] != 0x45 || b[9] != IPPROTO_UDP_) {
+        if (end - b < ROCEV2_IPV4_HDR || b[0] != 0x45 || b[9] != IPPROTO_UDP_) {
             return ROCE_PARSE_NOT_ROCE;
         }
         p->ipv4 = true;
@@ -302,13 +281,13 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
         p->ttl = b[8];
         memcpy(p->sip, b + 12, 4);
         memcpy(p->dip, b + 16, 4);
-        if (get_be16(b + 2) < IPV4_HDR || get_be16(b + 2) > end - b) {
+        if (get_be16(b + 2) < ROCEV2_IPV4_HDR || get_be16(b + 2) > end - b) {
             return ROCE_PARSE_MALFORMED;
         }
         end = b + get_be16(b + 2);      /* past it: Ethernet padding */
-        b += IPV4_HDR;
+        b += ROCEV2_IPV4_HDR;
     } else if (type == ETH_P_IPV6) {
-        if (end - b < IPV6_HDR || (b[0] >> 4) != 6 || b[6] != IPPROTO_UDP_) {
+        if (end - b < ROCEV2_IPV6_HDR || (b[0] >> 4) != 6 || b[6] != IPPROTO_UDP_) {
             return ROCE_PARSE_NOT_ROCE;
         }
         p->tos = (get_be16(b) >> 4) & 0xff;
@@ -316,25 +295,25 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
         p->ttl = b[7];
         memcpy(p->sip, b + 8, 16);
         memcpy(p->dip, b + 24, 16);
-        if (get_be16(b + 4) > end - b - IPV6_HDR) {
+        if (get_be16(b + 4) > end - b - ROCEV2_IPV6_HDR) {
             return ROCE_PARSE_MALFORMED;
         }
-        end = b + IPV6_HDR + get_be16(b + 4);
-        b += IPV6_HDR;
+        end = b + ROCEV2_IPV6_HDR + get_be16(b + 4);
+        b += ROCEV2_IPV6_HDR;
     } else {
         return ROCE_PARSE_NOT_ROCE;
     }
-    if (end - b < UDP_HDR || get_be16(b + 2) != ROCEV2_UDP_PORT) {
+    if (end - b < ROCEV2_UDP_HDR || get_be16(b + 2) != ROCEV2_UDP_PORT) {
         return ROCE_PARSE_NOT_ROCE;
     }
     p->sport = get_be16(b);
     l4 = get_be16(b + 4);
-    if (l4 != (size_t)(end - b) || l4 < UDP_HDR + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
+    if (l4 != (size_t)(end - b) || l4 < ROCEV2_UDP_HDR + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
         return ROCE_PARSE_MALFORMED;
     }
-    b += UDP_HDR;
+    b += ROCEV2_UDP_HDR;
     p->opcode = b[0];
-    fl = opcode_flags[p->opcode];
+    fl = rocev2_opcode_flags(p->opcode);
     p->se = b[1] & 0x80;
     pad = (b[1] >> 4) & 3;
     if (!fl || (b[1] & 0x0f) != 0) {                  /* unknown opcode, or TVer != 0 */
@@ -346,7 +325,7 @@ RoceParseStatus rocev2_parse(const uint8_t *frame, size_t len, RocePkt *p, bool 
     p->psn = get_be32(b + 8) & ROCE_PSN_MASK;
     b += ROCE_BTH_LEN;
     icrc_at = end - ROCE_ICRC_LEN;
-    if ((size_t)(icrc_at - b) < ext_len(fl) + pad) {
+    if ((size_t)(icrc_at - b) < rocev2_ext_len_table[p->opcode] + pad) {
         return ROCE_PARSE_MALFORMED;
     }
     if (fl & BTH_HAS_DETH) {

@@ -20,6 +20,9 @@
 
 #define ROCE_ICRC_LEN        4
 #define ROCE_BTH_LEN         12
+#define ROCEV2_IPV4_HDR      20
+#define ROCEV2_IPV6_HDR      40
+#define ROCEV2_UDP_HDR       8
 #define ROCE_GRH_LEN         40        /* what a UD receive buffer gets in front of the data */
 #define ROCE_PKEY_DEFAULT    0xffff
 #define ROCE_PSN_MASK        0xffffffu
@@ -49,8 +52,17 @@ enum {
     BTH_SEND = 1 << 8, BTH_WRITE = 1 << 9, BTH_READ_REQ = 1 << 10, BTH_READ_RESP = 1 << 11,
     BTH_ACK = 1 << 12, BTH_UD = 1 << 13,
 };
+/* Per opcode: its BTH_* flags (0 for one the engine does not implement), and the bytes of the
+ * extended headers its flags name (DETH, RETH, AETH, ImmDt, IETH). Every packet reads them
+ * several times: the lookups are inline. */
+extern const uint16_t rocev2_opcode_flag_table[256];
+extern const uint8_t rocev2_ext_len_table[256];
+
 /* The BTH_* flags of @opcode, 0 for one the engine does not implement. */
-unsigned rocev2_opcode_flags(uint8_t opcode);
+static inline unsigned rocev2_opcode_flags(uint8_t opcode)
+{
+    return rocev2_opcode_flag_table[opcode];
+}
 
 /* AETH syndrome (IBA 9.7.5.1): ACK with credits, RNR NAK with a timer, NAK with a code. */
 #define AETH_ACK             0x1f      /* ACK, credits field "invalid": no end-to-end credit */
@@ -93,17 +105,32 @@ typedef struct RocePkt {
 /* Write @p as a frame into @out (at least ROCE_FRAME_MAX bytes); returns its length. A payload
  * already in place (@p->payload at @out + rocev2_payload_offset(@p)) is not copied again. */
 size_t rocev2_build(const RocePkt *p, uint8_t *out);
+/* The Ethernet header (with its 802.1Q tag) in front of @p's IP header. */
+static inline size_t rocev2_l2_len(const RocePkt *p)
+{
+    return ETH_HLEN + (p->vlan ? VLAN_HLEN : 0);
+}
+
 /* Where the payload of @p (its opcode and addressing set) starts in the frame. */
-size_t rocev2_payload_offset(const RocePkt *p);
+static inline size_t rocev2_payload_offset(const RocePkt *p)
+{
+    return rocev2_l2_len(p) + (p->ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR) + ROCEV2_UDP_HDR +
+           ROCE_BTH_LEN + rocev2_ext_len_table[p->opcode];
+}
+
+/* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p: its payload
+ * padded to whole words, and the ICRC. */
+static inline size_t rocev2_frame_len(const RocePkt *p)
+{
+    size_t pay = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+
+    return rocev2_payload_offset(p) + ((pay + 3) & ~(size_t)3) + ROCE_ICRC_LEN;
+}
 /* The same for internal loopback, whose frames never leave the device and are parsed without
  * checking the ICRC: the two passes over the packet for the ICRC and (IPv6) the UDP checksum
  * are left out, both fields zero. */
 size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
-/* The Ethernet header (with its 802.1Q tag) in front of @p's IP header. */
-size_t rocev2_l2_len(const RocePkt *p);
-/* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
-size_t rocev2_frame_len(const RocePkt *p);
 /* Make @p what rocev2_parse() decodes from the frame rocev2_build() makes of it: every field
  * cut to its width on the wire, those its opcode does not carry cleared; the payload stays
  * where it is, and there is no IP header (l3 NULL). Internally looped packets that travel
