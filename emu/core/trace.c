@@ -10,19 +10,11 @@ const EmuTraceEvent emu_trace_events[TR__COUNT] = {
 #undef EMU_TRACE_ENTRY
 };
 
-bool emu_trace_enabled(const IrdmaHost *host, EmuTraceId id)
-{
-    return host->ops->trace_enabled(host->opaque, id);
-}
-
-void emu_trace(const IrdmaHost *host, EmuTraceId id, const char *fmt, ...)
+void emu_trace_emit(const IrdmaHost *host, EmuTraceId id, const char *fmt, ...)
 {
     char detail[256];
     va_list ap;
 
-    if (!emu_trace_enabled(host, id)) {
-        return;
-    }
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
