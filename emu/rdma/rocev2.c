@@ -89,23 +89,13 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
     return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
 
-/* The payload bytes @p carries, and the pad that makes them a multiple of 4. */
-static size_t payload_bytes(const RocePkt *p)
-{
-    return rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
-}
-
-static unsigned pad_bytes(size_t pay)
-{
-    return (4 - pay % 4) % 4;
-}
 
 /* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
 static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
 {
     unsigned fl = rocev2_opcode_flags(p->opcode);
-    size_t pay = payload_bytes(p);
-    unsigned pad = pad_bytes(pay);
+    size_t pay = rocev2_payload_bytes(p);
+    unsigned pad = rocev2_pad_bytes(pay);
     size_t l4 = ROCEV2_UDP_HDR + ROCE_BTH_LEN + rocev2_ext_len_table[p->opcode] + pay + pad +
                 ROCE_ICRC_LEN;
     uint8_t *b = out, *l3, *udp;
@@ -242,7 +232,7 @@ void rocev2_as_parsed(RocePkt *p)
     if (!(fl & BTH_HAS_IETH)) {
         p->ieth_rkey = 0;
     }
-    p->payload_len = payload_bytes(p);
+    p->payload_len = rocev2_payload_bytes(p);
     p->l3 = NULL;
 }
 

@@ -105,6 +105,11 @@ typedef struct RocePkt {
 /* Write @p as a frame into @out (at least ROCE_FRAME_MAX bytes); returns its length. A payload
  * already in place (@p->payload at @out + rocev2_payload_offset(@p)) is not copied again. */
 size_t rocev2_build(const RocePkt *p, uint8_t *out);
+/* The same for internal loopback, whose frames never leave the device and are parsed without
+ * checking the ICRC: the two passes over the packet for the ICRC and (IPv6) the UDP checksum
+ * are left out, both fields zero. */
+size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
+
 /* The Ethernet header (with its 802.1Q tag) in front of @p's IP header. */
 static inline size_t rocev2_l2_len(const RocePkt *p)
 {
@@ -118,18 +123,25 @@ static inline size_t rocev2_payload_offset(const RocePkt *p)
            ROCE_BTH_LEN + rocev2_ext_len_table[p->opcode];
 }
 
-/* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p: its payload
- * padded to whole words, and the ICRC. */
+/* The payload bytes @p carries (none if its opcode carries no payload), and the pad that
+ * makes @pay of them a multiple of 4. */
+static inline size_t rocev2_payload_bytes(const RocePkt *p)
+{
+    return rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+}
+
+static inline unsigned rocev2_pad_bytes(size_t pay)
+{
+    return (4 - pay % 4) % 4;
+}
+
+/* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
 static inline size_t rocev2_frame_len(const RocePkt *p)
 {
-    size_t pay = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
+    size_t pay = rocev2_payload_bytes(p);
 
-    return rocev2_payload_offset(p) + ((pay + 3) & ~(size_t)3) + ROCE_ICRC_LEN;
+    return rocev2_payload_offset(p) + pay + rocev2_pad_bytes(pay) + ROCE_ICRC_LEN;
 }
-/* The same for internal loopback, whose frames never leave the device and are parsed without
- * checking the ICRC: the two passes over the packet for the ICRC and (IPv6) the UDP checksum
- * are left out, both fields zero. */
-size_t rocev2_build_looped(const RocePkt *p, uint8_t *out);
 
 /* Make @p what rocev2_parse() decodes from the frame rocev2_build() makes of it: every field
  * cut to its width on the wire, those its opcode does not carry cleared; the payload stays
