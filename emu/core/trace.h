@@ -33,14 +33,14 @@ void emu_trace_emit(const IrdmaHost *host, EmuTraceId id, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);
 
 /* A disabled event's arguments are not even evaluated: the data path traces every packet. */
-#define emu_trace(host, id, ...)                                   \
-    do {                                                           \
-        const IrdmaHost *emu_trace_host_ = (host);                 \
-        EmuTraceId emu_trace_id_ = (id);                           \
-                                                                   \
-        if (emu_trace_enabled(emu_trace_host_, emu_trace_id_)) {   \
+#define emu_trace(host, id, ...)                                         \
+    do {                                                                 \
+        const IrdmaHost *emu_trace_host_ = (host);                       \
+        EmuTraceId emu_trace_id_ = (id);                                 \
+                                                                         \
+        if (emu_trace_enabled(emu_trace_host_, emu_trace_id_)) {         \
             emu_trace_emit(emu_trace_host_, emu_trace_id_, __VA_ARGS__); \
-        }                                                          \
+        }                                                                \
     } while (0)
 
 #endif
