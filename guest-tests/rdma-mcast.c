@@ -91,19 +91,23 @@ static struct ud ud_create(struct mcast *m, uint8_t *buf)
     return u;
 }
 
-static void post_recvs(struct mcast *m, struct ud *u)
+/* Posts receives on @u until RECVS_POSTED are outstanding, each into the slot the oldest
+ * completion freed (receives complete in order); 0 or the errno of a refused post. */
+static int top_up_recvs(struct mcast *m, struct ud *u)
 {
-    for (unsigned i = 0; i < RECVS_POSTED; i++) {
+    while (u->posted - u->taken < RECVS_POSTED) {
+        unsigned i = u->posted % RECVS_POSTED;
         struct ibv_sge sge = { .addr = (uintptr_t)(u->buf + i * SLOT), .length = SLOT,
                                .lkey = m->mr->lkey };
         struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 }, *bad;
 
         memset(u->buf + i * SLOT, 0, SLOT);
         if (ibv_post_recv(u->qp, &wr, &bad)) {
-            die("ibv_post_recv: %s", strerror(errno));
+            return errno;
         }
         u->posted++;
     }
+    return 0;
 }
 
 static struct ibv_ah *ah_to(struct mcast *m, const union ibv_gid *dgid, int gid_index)
@@ -123,6 +127,7 @@ static void setup(struct mcast *m, const char *dev, int gid_index)
 {
     struct ibv_port_attr pa;
     size_t size = (RECEIVERS + 1) * RECVS_POSTED * SLOT;
+    int err;
 
     m->ctx = open_port(dev, gid_index, &m->self, &pa);
     m->mem = aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
@@ -132,7 +137,10 @@ static void setup(struct mcast *m, const char *dev, int gid_index)
     }
     for (int r = 0; r < RECEIVERS; r++) {
         m->rx[r] = ud_create(m, m->mem + r * RECVS_POSTED * SLOT);
-        post_recvs(m, &m->rx[r]);
+        err = top_up_recvs(m, &m->rx[r]);
+        if (err) {
+            die("ibv_post_recv: %s", strerror(err));
+        }
     }
     m->tx = ud_create(m, m->mem + RECEIVERS * RECVS_POSTED * SLOT);
     /* ::ffff:239.1.2.3, the group's IPv4 address as a GID. */
@@ -206,8 +214,13 @@ static int take(struct mcast *m, int r, double wait_s, struct ibv_wc *wc, char *
 static bool check_copy(struct mcast *m, int r, const struct ibv_wc *wc, unsigned seed,
                        const uint8_t *dst_ipv4, char *why, size_t n)
 {
-    const uint8_t *slot = m->rx[r].buf + wc->wr_id * SLOT;
+    const uint8_t *slot = m->rx[r].buf + (wc->wr_id % RECVS_POSTED) * SLOT;
 
+    if (wc->wr_id >= RECVS_POSTED) {
+        snprintf(why, n, "receiver %d: a completion for wr_id %llu, never posted", r,
+                 (unsigned long long)wc->wr_id);
+        return false;
+    }
     if (wc->status != IBV_WC_SUCCESS || wc->opcode != IBV_WC_RECV) {
         snprintf(why, n, "receiver %d: status %s, opcode %d", r,
                  ibv_wc_status_str(wc->status), wc->opcode);
@@ -256,6 +269,7 @@ static bool member(struct mcast *m, int r, bool on, char *why, size_t n)
 static bool round_trip(struct mcast *m, unsigned seed, char *why, size_t n)
 {
     struct ibv_wc wc;
+
     if (!send_one(m, m->group_ah, MCAST_QPN, seed, why, n)) {
         return false;
     }
@@ -294,14 +308,20 @@ static bool round_trip(struct mcast *m, unsigned seed, char *why, size_t n)
             return false;
         }
         if (!check_copy(m, r, &wc, fence, &m->self.raw[12], why, n)) {
-            if (m->rx[r].buf[wc.wr_id * SLOT + GRH_LEN] == pattern(seed, 0)) {
+            if (wc.wr_id < RECVS_POSTED &&
+                m->rx[r].buf[wc.wr_id * SLOT + GRH_LEN] == pattern(seed, 0)) {
                 snprintf(why, n, "receiver %d is not attached but got the group's datagram", r);
             }
             return false;
         }
     }
     for (int r = 0; r < RECEIVERS; r++) {
-        if (take(m, r, ABSENT_WAIT_S, &wc, why, n)) {
+        int got = take(m, r, ABSENT_WAIT_S, &wc, why, n);
+
+        if (got < 0) {
+            return false;
+        }
+        if (got) {
             snprintf(why, n, "receiver %d got a second completion (wr_id %lu, byte_len %u)", r,
                      (unsigned long)wc.wr_id, wc.byte_len);
             return false;
@@ -309,19 +329,11 @@ static bool round_trip(struct mcast *m, unsigned seed, char *why, size_t n)
     }
     /* Every receive taken is posted again, so no round runs short. */
     for (int r = 0; r < RECEIVERS; r++) {
-        struct ud *u = &m->rx[r];
+        int err = top_up_recvs(m, &m->rx[r]);
 
-        while (u->posted - u->taken < RECVS_POSTED) {
-            unsigned i = u->posted % RECVS_POSTED;
-            struct ibv_sge sge = { .addr = (uintptr_t)(u->buf + i * SLOT), .length = SLOT,
-                                   .lkey = m->mr->lkey };
-            struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 }, *bad;
-
-            if (ibv_post_recv(u->qp, &wr, &bad)) {
-                snprintf(why, n, "ibv_post_recv: %s", strerror(errno));
-                return false;
-            }
-            u->posted++;
+        if (err) {
+            snprintf(why, n, "ibv_post_recv: %s", strerror(err));
+            return false;
         }
     }
     return true;
