@@ -95,3 +95,24 @@ int rc_to_rts(struct ibv_qp *qp, const struct rc_path *p, const char **step)
     }
     return 0;
 }
+
+int ud_to_rts(struct ibv_qp *qp, uint32_t qkey, uint32_t sq_psn, const char **step)
+{
+    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey };
+
+    *step = "INIT";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)) {
+        return errno;
+    }
+    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTR };
+    *step = "RTR";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE)) {
+        return errno;
+    }
+    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .sq_psn = sq_psn };
+    *step = "RTS";
+    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) {
+        return errno;
+    }
+    return 0;
+}

@@ -1,4 +1,4 @@
-/* Helpers shared by the guest's verbs programs (rdma-verify, rdma-stream). */
+/* Helpers shared by the guest's verbs programs. */
 #ifndef GUEST_UTIL_H
 #define GUEST_UTIL_H
 
@@ -28,5 +28,9 @@ struct rc_path {
 /* INIT -> RTR -> RTS along @p. 0, or the errno of the first refused step, which *@step names
  * ("INIT", "RTR" or "RTS"). */
 int rc_to_rts(struct ibv_qp *qp, const struct rc_path *p, const char **step);
+
+/* A UD QP of port 1 with @qkey through INIT -> RTR -> RTS, its SQ starting at @sq_psn. 0, or
+ * the errno of the first refused step, which *@step names. */
+int ud_to_rts(struct ibv_qp *qp, uint32_t qkey, uint32_t sq_psn, const char **step);
 
 #endif

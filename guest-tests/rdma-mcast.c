@@ -68,7 +68,8 @@ static struct ud ud_create(struct mcast *m, uint8_t *buf)
         .cap = { .max_send_wr = 4, .max_recv_wr = RECVS_POSTED, .max_send_sge = 1,
                  .max_recv_sge = 1 },
     };
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY };
+    const char *step;
+    int err;
 
     if (!(u.cq = ibv_create_cq(m->ctx, 2 * RECVS_POSTED, NULL, NULL, 0))) {
         die("ibv_create_cq: %s", strerror(errno));
@@ -77,16 +78,9 @@ static struct ud ud_create(struct mcast *m, uint8_t *buf)
     if (!(u.qp = ibv_create_qp(m->pd, &ia))) {
         die("ibv_create_qp UD: %s", strerror(errno));
     }
-    if (ibv_modify_qp(u.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)) {
-        die("UD QP to INIT: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTR };
-    if (ibv_modify_qp(u.qp, &a, IBV_QP_STATE)) {
-        die("UD QP to RTR: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .sq_psn = 1 };
-    if (ibv_modify_qp(u.qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) {
-        die("UD QP to RTS: %s", strerror(errno));
+    err = ud_to_rts(u.qp, QKEY, 1, &step);
+    if (err) {
+        die("UD QP to %s: %s", step, strerror(err));
     }
     return u;
 }

@@ -957,21 +957,15 @@ static void ud_create(struct side *s)
         .send_cq = s->scq, .recv_cq = s->rcq, .qp_type = IBV_QPT_UD,
         .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1 },
     };
-    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY };
+    const char *step;
+    int err;
 
     if (!(s->ud = ibv_create_qp(s->pd, &ia))) {
         die("ibv_create_qp UD: %s", strerror(errno));
     }
-    if (ibv_modify_qp(s->ud, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)) {
-        die("UD QP to INIT: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTR };
-    if (ibv_modify_qp(s->ud, &a, IBV_QP_STATE)) {
-        die("UD QP to RTR: %s", strerror(errno));
-    }
-    a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .sq_psn = lrand48() & 0xffffff };
-    if (ibv_modify_qp(s->ud, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) {
-        die("UD QP to RTS: %s", strerror(errno));
+    err = ud_to_rts(s->ud, QKEY, lrand48() & 0xffffff, &step);
+    if (err) {
+        die("UD QP to %s: %s", step, strerror(err));
     }
 }
 

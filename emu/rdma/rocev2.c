@@ -62,7 +62,8 @@ const uint8_t rocev2_ext_len_table[256] = { ROCEV2_OPCODES(EXT_LEN_OF) };
 /* The ICRC over @l3 (IP header onwards) up to @end (exclusive), masked as rocev2.h says. */
 static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
 {
-    size_t ip = ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR, hdrs = ip + ROCEV2_UDP_HDR + ROCE_BTH_LEN;
+    size_t ip = ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR;
+    size_t hdrs = ip + ROCEV2_UDP_HDR + ROCE_BTH_LEN;
     size_t n = LRH_ONES + hdrs, rest = end - (l3 + hdrs), more;
     /* The ones, the masked headers and what follows them up to a whole fold: one CRC call for
      * the block, one for the rest of the packet, and no short tail between the two. */
@@ -84,11 +85,10 @@ static uint32_t icrc(const uint8_t *l3, bool ipv4, const uint8_t *end)
         masked[7] = 0xff;                      /* hop limit */
     }
     masked[ip + 6] = masked[ip + 7] = 0xff;    /* UDP checksum */
-    masked[ip + ROCEV2_UDP_HDR + 4] = 0xff;           /* BTH resv8a */
+    masked[ip + ROCEV2_UDP_HDR + 4] = 0xff;    /* BTH resv8a */
     crc = emu_crc32(0, block, n + more);
     return emu_crc32(crc, l3 + hdrs + more, rest - more);
 }
-
 
 /* The one builder; @to_wire: a frame for the network, with its ICRC and IPv6 UDP checksum. */
 static size_t build(const RocePkt *p, uint8_t *out, bool to_wire)
