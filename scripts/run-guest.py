@@ -49,6 +49,10 @@ KTAP_RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 ARCHIVE_DECL = re.compile(r"^# @@ARCHIVE ([a-z0-9-]+)[ \t]*$", re.M)
 # Lines of a test's output kept for its JUnit failure text.
 JUNIT_TAIL = 40
+# The drivers' kernel log lines of the first test that failed in a boot, printed beside its
+# verdict (the last DRIVER_KLOG_TAIL of them), so that a CI log shows what ice and irdma said.
+DRIVER_KLOG = re.compile(r"^(?:ice|irdma|infiniband) ")
+DRIVER_KLOG_TAIL = 15
 # How many times a boot whose kernel died or stalled before /init is booted again
 # (died_before_init(), STALL_BEFORE_INIT).
 BOOTS_AGAIN = 2
@@ -299,8 +303,10 @@ class Guest:
         self.klog_test = None         # the test between its kernel-log marks (@@DMESG block)
         self.klog_bad = []            # [(test or None, line)]: KLOG_BAD lines, in order
         self.klog_where = {}          # index in klog_bad: the RIP line that followed it
-        self.klog_reported = 0        # len(klog_bad) at the last RIP line
+        self.klog_unripped = None     # index in klog_bad of the first bad line since a RIP line
         self.klog_expect = {}         # test: [the regexes of its @@EXPECT-KLOG lines]
+        self.driver_klog = collections.defaultdict(
+            lambda: collections.deque(maxlen=DRIVER_KLOG_TAIL))   # test: its DRIVER_KLOG lines
         self.proc = None
         self.log = None
 
@@ -426,6 +432,10 @@ class Guest:
             self.running = m.group(1)
         elif KTAP_RESULT.match(line):
             self.running = None
+        elif line.startswith("@@DMESG-BEGIN"):
+            # The kernel log again, whole: a report the console showed without its RIP line
+            # gets the RIP that follows it here, not one of an earlier report.
+            self.klog_unripped = None
         m = re.match(r"\[(\S+)\] @@EXPECT-KLOG (.*)$", line)
         if m:
             self.klog_expect.setdefault(m.group(1), []).append(m.group(2))
@@ -439,16 +449,21 @@ class Guest:
                 self.klog_test = mark.group(2) if mark.group(1) == "BEGIN" else None
                 return
             test = self.klog_test
+            if test and DRIVER_KLOG.match(text):
+                self.driver_klog[test].append(text)
         else:
             test = self.running
-        if KLOG_BAD.search(text) and (test, text) not in self.klog_bad:
-            self.klog_bad.append((test, text))
+        if KLOG_BAD.search(text):
+            if (test, text) not in self.klog_bad:
+                self.klog_bad.append((test, text))
+            if self.klog_unripped is None:
+                self.klog_unripped = self.klog_bad.index((test, text))
         rip = KLOG_RIP.search(text)
         if rip:
             # The first bad line since the last RIP line gets it (one RIP per report).
-            if self.klog_reported < len(self.klog_bad):
-                self.klog_where[self.klog_reported] = rip.group(1)
-                self.klog_reported = len(self.klog_bad)
+            if self.klog_unripped is not None and self.klog_unripped not in self.klog_where:
+                self.klog_where[self.klog_unripped] = rip.group(1)
+            self.klog_unripped = None
 
     def klog_expected(self, test, text):
         for pattern in self.klog_expect.get(test, []):
@@ -578,6 +593,11 @@ class Guest:
                 print(f"FAIL    {tag}{t} (reported {was}): {'; '.join(why[t][:3])}{more}")
                 if was == "PASS":
                     self.results[t] = ("FAIL", why[t][0])
+        failed = [t for t in self.tests if self.why[t]]
+        if failed and self.driver_klog[failed[0]]:
+            print(f"kernel log of {tag}{failed[0]} (ice, irdma; its last {DRIVER_KLOG_TAIL}):")
+            for text in self.driver_klog[failed[0]]:
+                print(f"  | {text}")
 
 
 def next_mac(mac):

@@ -34,7 +34,8 @@ def guest_of(lines, tests=("t1", "t2")):
     g.results, g.marks, g.begun, g.took, g.plan = {}, {}, {}, {}, None
     g.output = collections.defaultdict(lambda: collections.deque(maxlen=rg.JUNIT_TAIL))
     g.in_dmesg, g.running, g.klog_test = False, None, None
-    g.klog_bad, g.klog_where, g.klog_reported, g.klog_expect = [], {}, 0, {}
+    g.klog_bad, g.klog_where, g.klog_unripped, g.klog_expect = [], {}, None, {}
+    g.driver_klog = collections.defaultdict(lambda: collections.deque(maxlen=rg.DRIVER_KLOG_TAIL))
     for now, line in enumerate(lines):
         if line.startswith("@@DMESG-BEGIN"):
             g.in_dmesg = True
@@ -132,6 +133,14 @@ want = [f"kernel log: {oops[0]} (RIP irdma_access_mcast_grp+0x70/0x300 [irdma])"
         f"kernel log: {oops[4]} (RIP native_queued_spin_lock_slowpath+0x6b/0x2b0)"]
 expect("an oops' first line names the kernel RIP that followed it, a later report its own",
        {t: ["those reasons"] if why[t] == want else [] for t in why}, ["t2"])
+lockup = "watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [sh:1811]"
+warn = [WARN, "RIP: 0010:uverbs_destroy_ufile_hw+0xd3/0xf0 [ib_uverbs]"]
+t2_run = run_of("t2", klog=[lockup, "RIP: 0010:delay_tsc+0x33/0xa0"])
+t2_run[0].insert(1, f"[  20.000000] {lockup}")        # on the console while t2 ran
+why = boot(guest(run_of("t1", klog=warn), t2_run))
+expect("a report the console showed without its RIP gets its own from the kernel log, not an "
+       "earlier report's", {t: ["that RIP"] if f"kernel log: {lockup} (RIP delay_tsc+0x33/0xa0)"
+                            in why[t] else [] for t in why}, ["t2"])
 expect("QEMU's exit status 1 fails every test",
        boot(guest(run_of("t1"), run_of("t2")), rc=1), ["t1", "t2"])
 expect("DEBUG: is not BUG:, a warning is not a WARNING:",
@@ -185,6 +194,38 @@ expect_junit("a KTAP plan other than the tests asked for fails every test",
 expect_junit("a test's output line that looks like KTAP is output, not a result",
              junit(ktap + guest(run_of("t1", out=["ok 2 t2"], result="not ok 1 t1 # rc=1: x"),
                                 run_of("t2"))), {"t1": "rc=1", "t2": None})
+
+
+
+def settle_output(lines, tests=("t1", "t2")):
+    """What the harness prints when the boot of @tests whose console showed @lines ends."""
+    g = guest_of(lines, tests)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        g.settle(0, False)
+    return out.getvalue()
+
+
+def expect_printed(name, got, want, not_want):
+    global failures
+    ok = all(w in got for w in want) and not any(n in got for n in not_want)
+    failures += not ok
+    print(f"{'ok' if ok else 'FAIL'} printed: {name}" + ("" if ok else f": got {got!r}"))
+
+
+printed = settle_output(guest(
+    run_of("t1", klog=["ice 0000:00:03.0: t1's line"]),
+    run_of("t2", klog=["ice 0000:00:03.0: NIC Link is Down", "ACPI: not a driver's",
+                       "infiniband irdma0: port down"], result="not ok 2 t2 # rc=1: FAIL: x"),
+    run_of("t3", klog=["irdma 0000:00:03.0: t3's line"], result="not ok 3 t3 # rc=1: FAIL: y")),
+    tests=("t1", "t2", "t3"))
+expect_printed("the first failed test's driver lines, no other test's, no other source's",
+               printed, ["kernel log of t2", "| ice 0000:00:03.0: NIC Link is Down",
+                         "| infiniband irdma0: port down"],
+               ["t1's line", "t3's line", "ACPI"])
+expect_printed("no driver lines when every test passed",
+               settle_output(guest(run_of("t1", klog=["ice 0000:00:03.0: a"]), run_of("t2"))),
+               [], ["kernel log of"])
 
 
 def check_archives():

@@ -162,7 +162,8 @@ rdma_attach() {
     esac
     wait_for "[ -e /sys/class/infiniband/$1/ports/1/state ]" 60 || fail "no ib_device $1"
     wait_for "grep -q ACTIVE /sys/class/infiniband/$1/ports/1/state" 30 ||
-        fail "$1 port 1 is $(cat "/sys/class/infiniband/$1/ports/1/state")"
+        fail "$1 port 1 is $(cat "/sys/class/infiniband/$1/ports/1/state"); $2 is" \
+            "$(cat "/sys/class/net/$2/operstate"), carrier $(cat "/sys/class/net/$2/carrier")"
 }
 
 # Index of the RoCE v2 GID of IPv4 address $2 among the first 16 of device $1's port 1,
@@ -546,9 +547,17 @@ expect_klog_reset_under_verbs() {
     expect_klog 'WARNING: (CPU: [0-9]+ PID: [0-9]+ at drivers/infiniband/core/restrack\.c:[0-9]+ rdma_restrack_clean\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_core\]|drivers/infiniband/core/restrack\.c:[0-9]+ at rdma_restrack_clean\+0x[0-9a-f]+/0x[0-9a-f]+ \[ib_core\], CPU#[0-9]+: .*)'
 }
 
-# Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them.
+# Kernel log lines of an oops, a panic or a hung task: a fault test fails on any of them. A test
+# whose driver spins in a loop of its own long enough to trip the soft-lockup watchdog names
+# that function in LOCKUP_IN: a soft lockup whose call trace starts there is not counted.
 kernel_oops_lines() {
-    dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic|soft lockup|blocked for more than"
+    dmesg | awk -v fn="${LOCKUP_IN:-}" '
+        pending != "" && top { if (fn == "" || index($0, " " fn "+") == 0) print pending
+                               pending = ""; top = 0 }
+        pending != "" && /<TASK>/ { top = 1 }
+        /soft lockup/ { if (pending != "") print pending; pending = $0; top = 0; next }
+        /BUG:|Oops|general protection fault|Kernel panic|blocked for more than/ { print }
+        END { if (pending != "") print pending }'
 }
 
 # Fault tests (docs/faults.md). Load guest-tests/faults/$1.plan as the device's fault plan.
