@@ -1,4 +1,5 @@
 /* wire.c - the port's wire (see wire.h). */
+#include <sys/queue.h>
 #include "port/wire.h"
 #include "core/e810_regs.h"
 #include "core/inet.h"
@@ -31,14 +32,14 @@ typedef struct WireFrame {
     WireDest dest;             /* tx: where it goes; rx: WIRE_TO_SELF if looped */
     LoopTrain *train;          /* packets without a frame (rx, WIRE_TO_SELF), or NULL */
     unsigned npkts;            /* packets not yet handed on: 1 for a frame */
-    GList link;                /* in its queue: no list node to allocate per frame */
+    TAILQ_ENTRY(WireFrame) link;   /* in its queue or the spares */
     size_t len;
     uint8_t data[];
 } WireFrame;
 
 /* One direction: frames in time order (the timing model's units only move forward). */
 typedef struct WireQueue {
-    GQueue frames;
+    TAILQ_HEAD(, WireFrame) frames;
     unsigned npkts;            /* packets queued: what the limit counts */
     EmuEvent *ev;
 } WireQueue;
@@ -49,7 +50,8 @@ struct Wire {
     WireQueue tx, rx;
     WireStats stats;
     uint64_t port_stats[PS_NUM];
-    GQueue spare;              /* WireFrame without data, for the next trains */
+    TAILQ_HEAD(, WireFrame) spare;     /* without data, for the next trains */
+    unsigned nspare;
 };
 
 static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx);
@@ -128,22 +130,23 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
 
     w->d = d;
     w->h = h;
-    g_queue_init(&w->tx.frames);
-    g_queue_init(&w->rx.frames);
-    g_queue_init(&w->spare);
+    TAILQ_INIT(&w->tx.frames);
+    TAILQ_INIT(&w->rx.frames);
+    TAILQ_INIT(&w->spare);
     emu_regfile_add(d->regs, port_stat_regs, G_N_ELEMENTS(port_stat_regs), w);
     return w;
 }
 
 static void frame_free(IrdmaDev *d, WireFrame *f)
 {
-    GQueue *spare = &d->wire->spare;
+    Wire *w = d->wire;
 
     if (f->train) {
-        d->wire->h->train_free(d, f->train);
+        w->h->train_free(d, f->train);
         /* A train's WireFrame has no data: any other train can use it. */
-        if (spare->length < WIRE_SPARE_TRAINS) {
-            g_queue_push_head_link(spare, &f->link);
+        if (w->nspare < WIRE_SPARE_TRAINS) {
+            TAILQ_INSERT_HEAD(&w->spare, f, link);
+            w->nspare++;
             return;
         }
     }
@@ -158,8 +161,8 @@ static void queue_clear(IrdmaDev *d, WireQueue *q)
         emu_event_cancel(&d->events, q->ev);
         q->ev = NULL;
     }
-    while ((f = g_queue_peek_head(&q->frames))) {
-        g_queue_unlink(&q->frames, &f->link);
+    while ((f = TAILQ_FIRST(&q->frames))) {
+        TAILQ_REMOVE(&q->frames, f, link);
         frame_free(d, f);
     }
     q->npkts = 0;
@@ -173,12 +176,15 @@ void wire_reset(Wire *w)
 
 void wire_free(Wire *w)
 {
+    WireFrame *f;
+
     if (!w) {
         return;
     }
     wire_reset(w);
-    while (!g_queue_is_empty(&w->spare)) {
-        g_free(g_queue_pop_head_link(&w->spare)->data);
+    while ((f = TAILQ_FIRST(&w->spare))) {
+        TAILQ_REMOVE(&w->spare, f, link);
+        g_free(f);
     }
     g_free(w);
 }
@@ -196,7 +202,7 @@ static uint64_t now_ns(IrdmaDev *d)
 /* Keep the queue's event on its head frame. */
 static void rearm(IrdmaDev *d, WireQueue *q, EmuEventFn fn)
 {
-    WireFrame *head = g_queue_peek_head(&q->frames);
+    WireFrame *head = TAILQ_FIRST(&q->frames);
     uint64_t now;
 
     if (q->ev) {
@@ -211,10 +217,11 @@ static void rearm(IrdmaDev *d, WireQueue *q, EmuEventFn fn)
 
 static void push(IrdmaDev *d, WireQueue *q, WireFrame *f, EmuEventFn fn)
 {
-    f->link.data = f;
-    g_queue_push_tail_link(&q->frames, &f->link);
+    bool was_empty = TAILQ_EMPTY(&q->frames);
+
+    TAILQ_INSERT_TAIL(&q->frames, f, link);
     q->npkts += f->npkts;
-    if (g_queue_get_length(&q->frames) == 1) {
+    if (was_empty) {
         rearm(d, q, fn);
     }
 }
@@ -304,13 +311,20 @@ unsigned wire_loop_room(IrdmaDev *d)
 
 void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts)
 {
-    GList *l = g_queue_pop_head_link(&d->wire->spare);
-    WireFrame *f = l ? l->data : g_new(WireFrame, 1);
+    Wire *w = d->wire;
+    WireFrame *f = TAILQ_FIRST(&w->spare);
+
+    if (f) {
+        TAILQ_REMOVE(&w->spare, f, link);
+        w->nspare--;
+    } else {
+        f = g_new(WireFrame, 1);
+    }
 
     *f = (WireFrame) {
         .at = now_ns(d), .dest = WIRE_TO_SELF, .train = t, .npkts = npkts,
     };
-    push(d, &d->wire->rx, f, rx_due);
+    push(d, &w->rx, f, rx_due);
 }
 
 void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
@@ -335,7 +349,7 @@ static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
     uint64_t now = now_ns(d);
     WireFrame *f;
 
-    while (budget && (f = g_queue_peek_head(&q->frames))) {
+    while (budget && (f = TAILQ_FIRST(&q->frames))) {
         /* A frame this loop queued (the answer to one it handled: a READ response, an ACK)
          * was stamped after the clock was read: read it again before leaving the frame to the
          * timer. Under -icount the clock stands still in here, so nothing changes there. */
@@ -343,14 +357,14 @@ static void run_queue(IrdmaDev *d, WireQueue *q, EmuEventFn fn,
             break;
         }
         /* Off the queue while it is handled: what that sends joins the queue behind it. */
-        g_queue_unlink(&q->frames, &f->link);
+        TAILQ_REMOVE(&q->frames, f, link);
         q->npkts -= f->npkts;
         n = handle(d, f, budget);
         budget -= n;
         f->npkts -= n;
         if (f->npkts) {
             /* A train the budget ran out in: the rest goes first next time. */
-            g_queue_push_head_link(&q->frames, &f->link);
+            TAILQ_INSERT_HEAD(&q->frames, f, link);
             q->npkts += f->npkts;
         } else {
             frame_free(d, f);

@@ -427,8 +427,8 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
         return;
     }
     qp->state = QP_STATE_IDLE;
-    g_queue_init(&qp->req.ops);
-    g_queue_init(&qp->req.spare);
+    TAILQ_INIT(&qp->req.ops);
+    TAILQ_INIT(&qp->req.spare);
     sq_state_changed(d, qp, QP_STATE_INVALID);
     rq_state_changed(d, qp, QP_STATE_INVALID);
     g_hash_table_insert(d->qps->qps, GUINT_TO_POINTER(id), qp);

@@ -1,4 +1,5 @@
 /* roce.c - the RDMA engine's packet path (see roce.h). */
+#include <sys/queue.h>
 #include "rdma/roce.h"
 #include "rdma/ah.h"
 #include "rdma/cqp.h"
@@ -21,7 +22,7 @@ struct LoopTrain {
     const uint8_t *map;        /* the mapping, unmapped when the train goes */
     size_t map_len;
     uint8_t *copy;             /* taken before a device write changed the payload */
-    GList link;                /* in RoceEngine.exposed while it is there, or .spare */
+    TAILQ_ENTRY(LoopTrain) link;   /* in RoceEngine.exposed while it is there, or .spare */
 };
 
 struct RoceEngine {
@@ -29,10 +30,11 @@ struct RoceEngine {
     RoceStats stats;
     /* LoopTrain: sent, not wholly delivered, reading its payload from guest memory still:
      * what a device write may have to copy first. */
-    GQueue exposed;
+    TAILQ_HEAD(, LoopTrain) exposed;
     uint64_t exposed_lo, exposed_hi;   /* the payloads of all of them lie in [lo, hi) */
     LoopTrain *delivering;     /* the train whose packet is being delivered */
-    GQueue spare;              /* LoopTrain: freed, for the next trains (no allocation each) */
+    TAILQ_HEAD(, LoopTrain) spare;     /* freed, for the next trains (no allocation each) */
+    unsigned nspare;
     uint8_t frame[ROCE_FRAME_MAX];
 };
 
@@ -41,15 +43,18 @@ RoceEngine *roce_new(IrdmaDev *d)
     RoceEngine *r = g_new0(RoceEngine, 1);
 
     r->d = d;
-    g_queue_init(&r->exposed);
-    g_queue_init(&r->spare);
+    TAILQ_INIT(&r->exposed);
+    TAILQ_INIT(&r->spare);
     return r;
 }
 
 void roce_free(RoceEngine *r)
 {
-    while (!g_queue_is_empty(&r->spare)) {
-        g_free(g_queue_pop_head_link(&r->spare)->data);
+    LoopTrain *lt;
+
+    while ((lt = TAILQ_FIRST(&r->spare))) {
+        TAILQ_REMOVE(&r->spare, lt, link);
+        g_free(lt);
     }
     g_free(r);
 }
@@ -57,9 +62,14 @@ void roce_free(RoceEngine *r)
 /* A LoopTrain to fill in: a spare one if there is one. */
 static LoopTrain *train_new(RoceEngine *r)
 {
-    GList *l = g_queue_pop_head_link(&r->spare);
+    LoopTrain *lt = TAILQ_FIRST(&r->spare);
 
-    return l ? l->data : g_new(LoopTrain, 1);
+    if (!lt) {
+        return g_new(LoopTrain, 1);
+    }
+    TAILQ_REMOVE(&r->spare, lt, link);
+    r->nspare--;
+    return lt;
 }
 
 RoceStats *roce_stats(RoceEngine *r)
@@ -333,15 +343,14 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
     count_train(d, lt, inst, false, 0, lt->t.npkts);
     r->stats.loopback_frames += lt->t.npkts;
     if (lt->map) {
-        if (g_queue_is_empty(&r->exposed)) {
+        if (TAILQ_EMPTY(&r->exposed)) {
             r->exposed_lo = lt->gpa;
             r->exposed_hi = lt->gpa + lt->len;
         } else {
             r->exposed_lo = MIN(r->exposed_lo, lt->gpa);
             r->exposed_hi = MAX(r->exposed_hi, lt->gpa + lt->len);
         }
-        lt->link.data = lt;
-        g_queue_push_tail_link(&r->exposed, &lt->link);
+        TAILQ_INSERT_TAIL(&r->exposed, lt, link);
     }
     wire_loop_train(d, lt, lt->t.npkts);
 }
@@ -423,19 +432,21 @@ unsigned roce_rx_train(IrdmaDev *d, LoopTrain *lt, unsigned max)
 
 void roce_train_free(IrdmaDev *d, LoopTrain *lt)
 {
+    RoceEngine *r = d->roce;
+
     if (lt->map) {
         if (!lt->copy) {
-            g_queue_unlink(&d->roce->exposed, &lt->link);
+            TAILQ_REMOVE(&r->exposed, lt, link);
         }
         d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
     }
     g_free(lt->copy);
-    if (d->roce->spare.length >= ROCE_SPARE_TRAINS) {
+    if (r->nspare >= ROCE_SPARE_TRAINS) {
         g_free(lt);
         return;
     }
-    lt->link.data = lt;
-    g_queue_push_head_link(&d->roce->spare, &lt->link);
+    TAILQ_INSERT_HEAD(&r->spare, lt, link);
+    r->nspare++;
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a byte. */
@@ -448,15 +459,16 @@ static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
  * their copy first. */
 static void copy_overlapped(RoceEngine *r, uint64_t gpa, size_t len)
 {
-    for (GList *l = r->exposed.head, *next; l; l = next) {
-        LoopTrain *lt = l->data;
+    LoopTrain *lt, *next;
+
+    for (lt = TAILQ_FIRST(&r->exposed); lt; lt = next) {
         uint64_t delivered = MIN((uint64_t)lt->done * lt->t.mtu, lt->len);
 
-        next = l->next;
+        next = TAILQ_NEXT(lt, link);
         if (overlap(lt->gpa + delivered, lt->len - delivered, gpa, len)) {
             lt->copy = g_memdup2(lt->map, lt->len);
             lt->src = lt->copy;
-            g_queue_unlink(&r->exposed, l);
+            TAILQ_REMOVE(&r->exposed, lt, link);
         }
     }
 }
@@ -469,7 +481,7 @@ const void *roce_dma_write_guard(IrdmaDev *d, uint64_t gpa, const void *buf, siz
 
     /* Most writes (CQEs, placements elsewhere) fall outside every exposed payload: one test
      * against their bounds (kept until the list empties) instead of one per train. */
-    if (!g_queue_is_empty(&r->exposed) &&
+    if (!TAILQ_EMPTY(&r->exposed) &&
         overlap(r->exposed_lo, r->exposed_hi - r->exposed_lo, gpa, len)) {
         copy_overlapped(r, gpa, len);
     }

@@ -31,7 +31,7 @@ typedef struct SqOp {
                                     * the old answer are ignored until the new one starts */
     bool done;
     bool cqe_twice;                /* the fault plan's duplicate: its CQE is written twice */
-    GList link;                    /* in the QP's ops: no list node to allocate per WQE */
+    TAILQ_ENTRY(SqOp) link;        /* in the QP's ops or its spares */
 } SqOp;
 
 static bool is_rc(const PeQp *qp)
@@ -170,8 +170,14 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
  * a spare one if the QP has one. A streaming QP allocates none. */
 static SqOp *op_new(PeQp *qp)
 {
-    GList *l = g_queue_pop_head_link(&qp->req.spare);
-    SqOp *op = l ? l->data : g_new(SqOp, 1);
+    SqOp *op = TAILQ_FIRST(&qp->req.spare);
+
+    if (op) {
+        TAILQ_REMOVE(&qp->req.spare, op, link);
+        qp->req.nspare--;
+    } else {
+        op = g_new(SqOp, 1);
+    }
 
     memset(&op->wqe_idx, 0, sizeof(*op) - offsetof(SqOp, wqe_idx));
     return op;
@@ -180,12 +186,12 @@ static SqOp *op_new(PeQp *qp)
 /* @op (in no queue) is done with: a spare, up to SQ_SPARE_OPS of them. */
 static void op_free(PeQp *qp, SqOp *op)
 {
-    if (qp->req.spare.length >= SQ_SPARE_OPS) {
+    if (qp->req.nspare >= SQ_SPARE_OPS) {
         g_free(op);
         return;
     }
-    op->link.data = op;
-    g_queue_push_head_link(&qp->req.spare, &op->link);
+    TAILQ_INSERT_HEAD(&qp->req.spare, op, link);
+    qp->req.nspare++;
 }
 
 /* Drop every WQE fetched. */
@@ -193,8 +199,8 @@ static void ops_clear(PeQp *qp)
 {
     SqOp *op;
 
-    while ((op = g_queue_peek_head(&qp->req.ops))) {
-        g_queue_unlink(&qp->req.ops, &op->link);
+    while ((op = TAILQ_FIRST(&qp->req.ops))) {
+        TAILQ_REMOVE(&qp->req.ops, op, link);
         op_free(qp, op);
     }
 }
@@ -205,14 +211,14 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
     uint64_t now = 0;
     SqOp *op;
 
-    while ((op = g_queue_peek_head(&qp->req.ops)) && op->done) {
+    while ((op = TAILQ_FIRST(&qp->req.ops)) && op->done) {
         /* Only a UD send under model timing can be done later than now: the clock is read
          * for such an op only. */
         if (op->done_at > now && op->done_at > (now = d->host.ops->clock_ns(d->host.opaque))) {
             kick_after(d, qp, op->done_at - now);
             break;
         }
-        g_queue_unlink(&qp->req.ops, &op->link);
+        TAILQ_REMOVE(&qp->req.ops, op, link);
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
             if (op->cqe_twice) {
@@ -225,7 +231,7 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
                   op->w.op, op->w.signaled ? "" : " (unsignaled)");
         op_free(qp, op);
     }
-    if (g_queue_is_empty(&qp->req.ops) && qp->drain_aes) {
+    if (TAILQ_EMPTY(&qp->req.ops) && qp->drain_aes) {
         qp_sq_drained(d, qp);
     }
 }
@@ -469,10 +475,9 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
     /* The wire is asked (through the host's clock) before the first WQE and again only once
      * something was sent: its answer changes then, not from one WQE in flight to the next. */
     bool ask = true;
+    SqOp *op;
 
-    for (GList *l = qp->req.ops.head; l; l = l->next) {
-        SqOp *op = l->data;
-
+    TAILQ_FOREACH(op, &qp->req.ops, link) {
         if (ask && !may_send(d, qp, budget)) {
             break;
         }
@@ -698,7 +703,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         return false;
     }
     /* Fences: wait for what is outstanding (a READ, for READFENCE) to finish. */
-    if ((op->w.local_fence || op->w.read_fence) && !g_queue_is_empty(&qp->req.ops)) {
+    if ((op->w.local_fence || op->w.read_fence) && !TAILQ_EMPTY(&qp->req.ops)) {
         op_free(qp, op);
         return false;
     }
@@ -709,8 +714,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
     fa = fault_check(d, FAULT_ON_WQE, op->w.op, qp->id);
     if (fa && fa->kind == FAULT_RAISE_AE) {
         /* Refused as the hardware refuses a bad WQE: the QP stops, irdma flushes it. */
-        op->link.data = op;
-        g_queue_push_tail_link(&qp->req.ops, &op->link);
+        TAILQ_INSERT_TAIL(&qp->req.ops, op, link);
         fail(d, qp, fa->ae, "the fault plan");
         return false;
     }
@@ -760,8 +764,7 @@ static bool fetch_one(IrdmaDev *d, PeQp *qp, uint8_t *raw)
         ae = AE_WQE_UNEXPECTED_OPCODE;
         break;
     }
-    op->link.data = op;
-    g_queue_push_tail_link(&qp->req.ops, &op->link);
+    TAILQ_INSERT_TAIL(&qp->req.ops, op, link);
     if (ae) {
         fail(d, qp, ae, "WQE refused");
         return false;
@@ -847,10 +850,9 @@ static bool ack_before(PeQp *qp, uint32_t psn)
 {
     uint32_t una = psn;
     bool read_pending = false;
+    SqOp *op;
 
-    for (GList *l = qp->req.ops.head; l; l = l->next) {
-        SqOp *op = l->data;
-
+    TAILQ_FOREACH(op, &qp->req.ops, link) {
         if (op->done || op->npkts == 0) {
             continue;
         }
@@ -873,8 +875,9 @@ static bool ack_before(PeQp *qp, uint32_t psn)
 /* Go back: send everything again from @psn. */
 static void rewind_to(IrdmaDev *d, PeQp *qp, uint32_t psn)
 {
-    for (GList *l = qp->req.ops.head; l; l = l->next) {
-        SqOp *op = l->data;
+    SqOp *op;
+
+    TAILQ_FOREACH(op, &qp->req.ops, link) {
         int32_t k;
 
         if (op->done || op->npkts == 0) {
@@ -968,9 +971,9 @@ static void rnr_resume(void *arg)
 /* The READ that @psn answers, and the offset it expects next. */
 static SqOp *read_for(PeQp *qp, uint32_t psn)
 {
-    for (GList *l = qp->req.ops.head; l; l = l->next) {
-        SqOp *op = l->data;
+    SqOp *op;
 
+    TAILQ_FOREACH(op, &qp->req.ops, link) {
         if (!op->done && is_read(op) && psn_diff(psn, op->first_psn) >= 0 &&
             psn_diff(psn, last_psn(op)) <= 0) {
             return op;
@@ -1087,7 +1090,7 @@ void sq_rx(IrdmaDev *d, PeQp *qp, const RocePkt *p)
 
 bool sq_busy(const PeQp *qp)
 {
-    return qp->req.ops.length != 0;
+    return !TAILQ_EMPTY(&qp->req.ops);
 }
 
 void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
@@ -1110,12 +1113,12 @@ void sq_state_changed(IrdmaDev *d, PeQp *qp, unsigned prev)
 bool sq_flush(IrdmaDev *d, PeQp *qp)
 {
     uint8_t raw[WQE_QUANTA_MAX * QP_WQ_QUANTUM];
-    bool any = !g_queue_is_empty(&qp->req.ops) || qp->req.unreported;
+    bool any = !TAILQ_EMPTY(&qp->req.ops) || qp->req.unreported;
     uint32_t first = qp->req.head;
     SqOp *op;
     unsigned n = 0;
 
-    if ((op = g_queue_peek_head(&qp->req.ops))) {
+    if ((op = TAILQ_FIRST(&qp->req.ops))) {
         first = op->wqe_idx;
     }
     ops_clear(qp);
@@ -1136,13 +1139,17 @@ bool sq_flush(IrdmaDev *d, PeQp *qp)
 
 void sq_release(IrdmaDev *d, PeQp *qp)
 {
+    SqOp *op;
+
     if (qp->req.run_ev) {
         emu_event_cancel(&d->events, qp->req.run_ev);
         qp->req.run_ev = NULL;
     }
     timers_stop(d, qp);
     ops_clear(qp);
-    while (!g_queue_is_empty(&qp->req.spare)) {
-        g_free(g_queue_pop_head_link(&qp->req.spare)->data);
+    while ((op = TAILQ_FIRST(&qp->req.spare))) {
+        TAILQ_REMOVE(&qp->req.spare, op, link);
+        g_free(op);
     }
+    qp->req.nspare = 0;
 }
