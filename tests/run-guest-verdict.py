@@ -196,7 +196,6 @@ expect_junit("a test's output line that looks like KTAP is output, not a result"
                                 run_of("t2"))), {"t1": "rc=1", "t2": None})
 
 
-
 def settle_output(lines, tests=("t1", "t2")):
     """What the harness prints when the boot of @tests whose console showed @lines ends."""
     g = guest_of(lines, tests)
