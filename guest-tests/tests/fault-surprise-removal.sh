@@ -10,26 +10,21 @@
 # That is the driver's own path, so the report's first line is expected; on a busier host the
 # same loop also trips the soft-lockup watchdog (20 s), allowed with ice_check_reset at the top
 # of its call trace (LOCKUP_IN, lib.sh).
-# ice 7.x reads GL_MNG_FWSM at the start of ice_remove: on the removed function it reads
-# all-ones, which says "recovery mode", so ice_remove takes its recovery-mode exit and skips
-# ice_unload (ice_main.c:5369 in 7.3): the RDMA function is never unplugged, irdma0 stays, and
-# devres frees the vectors irdma still holds (free_irq and remove_proc_entry WARN, devlink_free
-# WARNs). On 7.x the test asserts exactly that and stops there: the function cannot be put back
-# under a leaked irdma0 (docs/driver-findings.md). ice 6.12 does unplug irdma, but its unload
-# fails half-way on the dead function and ice_deinit frees the PF VSI's vectors a second time
-# (free_irq WARN in ice_vsi_free_irq), after which the kernel's memory is corrupt (a GPF in the
-# next allocations, 2 of 2 boots): on 6.12 the test stops before the unbind.
+# Only 6.1 lets go of the removed function cleanly; on 6.12 and 7.x the test stops before the
+# unbind (docs/driver-findings.md). ice 7.x reads GL_MNG_FWSM at the start of ice_remove: on
+# the removed function it reads all-ones, which says "recovery mode", so ice_remove takes its
+# recovery-mode exit and skips ice_unload (ice_main.c:5369 in 7.3): irdma0 stays bound to a
+# function whose BAR devres unmaps, and irdma's 60 s statistics timer then posts a CQP command
+# through that mapping: a page fault in the timer softirq, and the kernel panics (once, 0.1 s
+# into the unbind). ice 6.12 does unplug irdma, but its unload fails half-way on the dead
+# function and ice_deinit frees the PF VSI's vectors a second time (free_irq WARN in
+# ice_vsi_free_irq), after which the kernel's memory is corrupt (a GPF in the next
+# allocations, 2 of 2 boots).
 . /tests/lib.sh
-case "$(uname -r)" in 7.*) leaks=yes ;; *) leaks=no ;; esac
-case "$(uname -r)" in 6.12.*) unbind=no ;; *) unbind=yes ;; esac
+case "$(uname -r)" in 6.1.*) unbind=yes ;; *) unbind=no ;; esac
 expect_klog 'rcu: INFO: rcu_preempt self-detected stall on CPU'
 expect_klog 'watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for [0-9]+s! \[sh:[0-9]+\]'
 LOCKUP_IN=ice_check_reset
-if [ $leaks = yes ]; then
-    expect_klog 'WARNING: kernel/irq/manage\.c:[0-9]+ at free_irq\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
-    expect_klog 'WARNING: fs/proc/generic\.c:[0-9]+ at remove_proc_entry\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
-    expect_klog 'WARNING: net/devlink/core\.c:[0-9]+ at devlink_free\+0x[0-9a-f]+/0x[0-9a-f]+, CPU#[0-9]+: .*'
-fi
 gid=$(rdma_dev_up irdma0) || fail "irdma0 did not come up"
 slot=$(irdma_sim_slot) || fail "no irdma-sim function"
 mark=$(dmesg | wc -l)
@@ -43,11 +38,16 @@ done
 sleep 5
 timeout 60 ip link show > /dev/null || fail "ip link hung on the removed device"
 timeout 60 ibv_devinfo -d irdma0 > /tmp/fault-sr-devinfo.out 2>&1
-[ $? -lt 124 ] || fail "ibv_devinfo hung on the removed device"
+rc=$?
+# It answers, or fails: a frame queued since the removal never completes, and 5 s on ice's Tx
+# watchdog resets the function, which takes irdma0 away (exit 255). A hang ends in timeout's
+# TERM (143) or a KILL (137).
+[ "$rc" != 143 ] && [ "$rc" != 137 ] && [ "$rc" != 124 ] ||
+    fail "ibv_devinfo hung on the removed device (exit $rc)"
 if [ $unbind = no ]; then
     oops=$(kernel_oops_lines)
     [ -z "$oops" ] || fail "the kernel oopsed: $oops"
-    echo "the device vanished: nothing hung; ice 6.12's unbind would corrupt memory: not done"
+    echo "the device vanished: nothing hung; the unbind is not done on $(uname -r)"
     exit 0
 fi
 t0=$(uptime_s) || fail "no uptime"
@@ -55,15 +55,6 @@ timeout 300 sh -c "echo $slot > /sys/bus/pci/drivers/ice/unbind" ||
     fail "unbinding ice from the removed device failed or hung"
 t1=$(uptime_s) || fail "no uptime"
 echo "unbinding took $(awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }') s"
-if [ $leaks = yes ]; then
-    [ -e /sys/class/infiniband/irdma0 ] || fail "irdma0 went with the unbind: ice 7.x unplugged it"
-    dmesg | grep -q "remove_proc_entry: removing non-empty directory 'irq/[0-9]*', leaking at least 'irdma-" ||
-        fail "ice 7.x freed the vectors without irdma's still on them"
-    oops=$(kernel_oops_lines)
-    [ -z "$oops" ] || fail "the kernel oopsed: $oops"
-    echo "ice 7.x took its recovery-mode exit on the removed function: irdma0 left behind"
-    exit 0
-fi
 [ -e /sys/class/infiniband/irdma0 ] && fail "irdma0 outlived the unbind"
 echo "what the drivers said:"
 dmesg | tail -n +$((mark + 1)) | grep -E "ice|irdma" | head -20
