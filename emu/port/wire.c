@@ -4,10 +4,10 @@
 #include "core/e810_regs.h"
 #include "core/inet.h"
 #include "core/regs.h"
+#include "core/spares.h"
 #include "core/trace.h"
 
 #define WIRE_MAX_QUEUED  65536     /* packets per direction */
-#define WIRE_SPARE_TRAINS 64       /* frameless WireFrames (trains) kept for the next ones */
 
 /* The MAC's statistics (GLPRT_*, core/e810_regs.h): split 40-bit counters per port; the
  * device's one port is port 0. Octets and the size buckets count each frame with its 4-byte
@@ -32,7 +32,7 @@ typedef struct WireFrame {
     WireDest dest;             /* tx: where it goes; rx: WIRE_TO_SELF if looped */
     LoopTrain *train;          /* packets without a frame (rx, WIRE_TO_SELF), or NULL */
     unsigned npkts;            /* packets not yet handed on: 1 for a frame */
-    TAILQ_ENTRY(WireFrame) link;   /* in its queue or the spares */
+    TAILQ_ENTRY(WireFrame) link;   /* in its queue */
     size_t len;
     uint8_t data[];
 } WireFrame;
@@ -50,8 +50,7 @@ struct Wire {
     WireQueue tx, rx;
     WireStats stats;
     uint64_t port_stats[PS_NUM];
-    TAILQ_HEAD(, WireFrame) spare;     /* without data, for the next trains */
-    unsigned nspare;
+    Spares spare;              /* WireFrame without data, for the next trains */
 };
 
 static uint32_t port_stat_read(void *blk, const EmuReg *r, unsigned idx);
@@ -132,23 +131,17 @@ Wire *wire_new(IrdmaDev *d, const WireHandlers *h)
     w->h = h;
     TAILQ_INIT(&w->tx.frames);
     TAILQ_INIT(&w->rx.frames);
-    TAILQ_INIT(&w->spare);
     emu_regfile_add(d->regs, port_stat_regs, G_N_ELEMENTS(port_stat_regs), w);
     return w;
 }
 
 static void frame_free(IrdmaDev *d, WireFrame *f)
 {
-    Wire *w = d->wire;
-
     if (f->train) {
-        w->h->train_free(d, f->train);
+        d->wire->h->train_free(d, f->train);
         /* A train's WireFrame has no data: any other train can use it. */
-        if (w->nspare < WIRE_SPARE_TRAINS) {
-            TAILQ_INSERT_HEAD(&w->spare, f, link);
-            w->nspare++;
-            return;
-        }
+        spares_give(&d->wire->spare, f);
+        return;
     }
     g_free(f);
 }
@@ -176,16 +169,11 @@ void wire_reset(Wire *w)
 
 void wire_free(Wire *w)
 {
-    WireFrame *f;
-
     if (!w) {
         return;
     }
     wire_reset(w);
-    while ((f = TAILQ_FIRST(&w->spare))) {
-        TAILQ_REMOVE(&w->spare, f, link);
-        g_free(f);
-    }
+    spares_free(&w->spare);
     g_free(w);
 }
 
@@ -311,20 +299,12 @@ unsigned wire_loop_room(IrdmaDev *d)
 
 void wire_loop_train(IrdmaDev *d, LoopTrain *t, unsigned npkts)
 {
-    Wire *w = d->wire;
-    WireFrame *f = TAILQ_FIRST(&w->spare);
-
-    if (f) {
-        TAILQ_REMOVE(&w->spare, f, link);
-        w->nspare--;
-    } else {
-        f = g_new(WireFrame, 1);
-    }
+    WireFrame *f = spares_take(&d->wire->spare, sizeof(*f));
 
     *f = (WireFrame) {
         .at = now_ns(d), .dest = WIRE_TO_SELF, .train = t, .npkts = npkts,
     };
-    push(d, &w->rx, f, rx_due);
+    push(d, &d->wire->rx, f, rx_due);
 }
 
 void wire_receive(IrdmaDev *d, const uint8_t *frame, size_t len)

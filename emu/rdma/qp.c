@@ -428,7 +428,6 @@ static void op_create_qp(IrdmaDev *d, const CqpWqe *w, CqpResult *r)
     }
     qp->state = QP_STATE_IDLE;
     TAILQ_INIT(&qp->req.ops);
-    TAILQ_INIT(&qp->req.spare);
     sq_state_changed(d, qp, QP_STATE_INVALID);
     rq_state_changed(d, qp, QP_STATE_INVALID);
     g_hash_table_insert(d->qps->qps, GUINT_TO_POINTER(id), qp);

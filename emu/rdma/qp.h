@@ -25,6 +25,7 @@
 #include <sys/queue.h>
 #include "rdma/pe.h"
 #include "core/event.h"
+#include "core/spares.h"
 #include "rdma/mr.h"
 #include "rdma/rocev2.h"
 #include "rdma/wqe.h"
@@ -53,11 +54,10 @@ typedef struct PeQpReq {
     uint32_t una;                /* oldest unacknowledged PSN */
     uint32_t max_psn;            /* PSN after the furthest packet ever sent: before it, a
                                   * packet is a retransmission */
-    /* Lists of sys/queue.h: linked in place, by inline code (GQueue's calls into glib were 9 %
+    /* A sys/queue.h list: linked in place, by inline code (GQueue's calls into glib were 9 %
      * of a small WRITE's instructions, counted with the bench). */
     TAILQ_HEAD(, SqOp) ops;      /* fetched and not completed, in SQ order */
-    TAILQ_HEAD(, SqOp) spare;    /* completed, kept for the next WQEs */
-    unsigned nspare;
+    Spares spare;                /* SqOp: completed, kept for the next WQEs */
     unsigned retries, rnr_retries;   /* left before the QP fails */
     bool unreported;             /* a WQE completed without a CQE since the last one */
     EmuEvent *run_ev;

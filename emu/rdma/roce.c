@@ -5,13 +5,13 @@
 #include "rdma/cqp.h"
 #include "fw/link.h"
 #include "core/inet.h"
+#include "core/spares.h"
 #include "rdma/rq.h"
 #include "rdma/sq.h"
 #include "rdma/stats.h"
 #include "core/trace.h"
 #include "port/wire.h"
 
-#define ROCE_SPARE_TRAINS  64     /* delivered LoopTrains kept for the next ones */
 
 struct LoopTrain {
     RoceTrain t;               /* addressed */
@@ -22,7 +22,7 @@ struct LoopTrain {
     const uint8_t *map;        /* the mapping, unmapped when the train goes */
     size_t map_len;
     uint8_t *copy;             /* taken before a device write changed the payload */
-    TAILQ_ENTRY(LoopTrain) link;   /* in RoceEngine.exposed while it is there, or .spare */
+    TAILQ_ENTRY(LoopTrain) link;   /* in RoceEngine.exposed while it is there */
 };
 
 struct RoceEngine {
@@ -33,8 +33,7 @@ struct RoceEngine {
     TAILQ_HEAD(, LoopTrain) exposed;
     uint64_t exposed_lo, exposed_hi;   /* the payloads of all of them lie in [lo, hi) */
     LoopTrain *delivering;     /* the train whose packet is being delivered */
-    TAILQ_HEAD(, LoopTrain) spare;     /* freed, for the next trains (no allocation each) */
-    unsigned nspare;
+    Spares spare;              /* LoopTrain: freed, for the next trains */
     uint8_t frame[ROCE_FRAME_MAX];
 };
 
@@ -44,32 +43,19 @@ RoceEngine *roce_new(IrdmaDev *d)
 
     r->d = d;
     TAILQ_INIT(&r->exposed);
-    TAILQ_INIT(&r->spare);
     return r;
 }
 
 void roce_free(RoceEngine *r)
 {
-    LoopTrain *lt;
-
-    while ((lt = TAILQ_FIRST(&r->spare))) {
-        TAILQ_REMOVE(&r->spare, lt, link);
-        g_free(lt);
-    }
+    spares_free(&r->spare);
     g_free(r);
 }
 
 /* A LoopTrain to fill in: a spare one if there is one. */
 static LoopTrain *train_new(RoceEngine *r)
 {
-    LoopTrain *lt = TAILQ_FIRST(&r->spare);
-
-    if (!lt) {
-        return g_new(LoopTrain, 1);
-    }
-    TAILQ_REMOVE(&r->spare, lt, link);
-    r->nspare--;
-    return lt;
+    return spares_take(&r->spare, sizeof(LoopTrain));
 }
 
 RoceStats *roce_stats(RoceEngine *r)
@@ -441,12 +427,7 @@ void roce_train_free(IrdmaDev *d, LoopTrain *lt)
         d->host.ops->dma_unmap(d->host.opaque, lt->map, lt->map_len);
     }
     g_free(lt->copy);
-    if (r->nspare >= ROCE_SPARE_TRAINS) {
-        g_free(lt);
-        return;
-    }
-    TAILQ_INSERT_HEAD(&r->spare, lt, link);
-    r->nspare++;
+    spares_give(&r->spare, lt);
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a byte. */

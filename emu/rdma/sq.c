@@ -16,7 +16,6 @@
 #define SQ_ACKREQ_EVERY   64       /* AckReq on every Nth packet of a long message */
 #define SQ_RNR_INFINITE   7
 #define SQ_WIRE_AHEAD_NS  20000    /* model timing: how far the SQs may fill the wire ahead */
-#define SQ_SPARE_OPS      64       /* completed SqOps a QP keeps for its next WQEs */
 
 typedef struct SqOp {
     SqWqe w;                       /* written by sq_wqe_decode() at fetch */
@@ -31,7 +30,7 @@ typedef struct SqOp {
                                     * the old answer are ignored until the new one starts */
     bool done;
     bool cqe_twice;                /* the fault plan's duplicate: its CQE is written twice */
-    TAILQ_ENTRY(SqOp) link;        /* in the QP's ops or its spares */
+    TAILQ_ENTRY(SqOp) link;        /* in the QP's ops */
 } SqOp;
 
 static bool is_rc(const PeQp *qp)
@@ -170,28 +169,16 @@ static void write_cqe(IrdmaDev *d, PeQp *qp, uint32_t wqe_idx, uint8_t op, bool 
  * a spare one if the QP has one. A streaming QP allocates none. */
 static SqOp *op_new(PeQp *qp)
 {
-    SqOp *op = TAILQ_FIRST(&qp->req.spare);
-
-    if (op) {
-        TAILQ_REMOVE(&qp->req.spare, op, link);
-        qp->req.nspare--;
-    } else {
-        op = g_new(SqOp, 1);
-    }
+    SqOp *op = spares_take(&qp->req.spare, sizeof(*op));
 
     memset(&op->wqe_idx, 0, sizeof(*op) - offsetof(SqOp, wqe_idx));
     return op;
 }
 
-/* @op (in no queue) is done with: a spare, up to SQ_SPARE_OPS of them. */
+/* @op (in no queue) is done with. */
 static void op_free(PeQp *qp, SqOp *op)
 {
-    if (qp->req.nspare >= SQ_SPARE_OPS) {
-        g_free(op);
-        return;
-    }
-    TAILQ_INSERT_HEAD(&qp->req.spare, op, link);
-    qp->req.nspare++;
+    spares_give(&qp->req.spare, op);
 }
 
 /* Drop every WQE fetched. */
@@ -1139,17 +1126,11 @@ bool sq_flush(IrdmaDev *d, PeQp *qp)
 
 void sq_release(IrdmaDev *d, PeQp *qp)
 {
-    SqOp *op;
-
     if (qp->req.run_ev) {
         emu_event_cancel(&d->events, qp->req.run_ev);
         qp->req.run_ev = NULL;
     }
     timers_stop(d, qp);
     ops_clear(qp);
-    while ((op = TAILQ_FIRST(&qp->req.spare))) {
-        TAILQ_REMOVE(&qp->req.spare, op, link);
-        g_free(op);
-    }
-    qp->req.nspare = 0;
+    spares_free(&qp->req.spare);
 }
