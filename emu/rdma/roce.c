@@ -235,12 +235,20 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
         LoopTrain *lt = train_new(r);
 
         len = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
-        *lt = (LoopTrain) {
-            .t = { .pkt = *p, .npkts = 1, .mtu = len, .opcodes = { p->opcode },
-                   .ackreq = p->ackreq, .se = p->se },
-            .len = len, .copy = len ? g_memdup2(p->payload, len) : NULL,
-        };
+        /* Field by field: a compound literal would be built on the stack and copied. */
+        lt->t.pkt = *p;
+        lt->t.npkts = 1;
+        lt->t.mtu = len;
+        lt->t.first_op = lt->t.middle_op = lt->t.last_op = p->opcode;
+        lt->t.ackreq = p->ackreq;
+        lt->t.se = p->se;
+        lt->done = 0;
+        lt->gpa = 0;
+        lt->len = len;
+        lt->copy = len ? g_memdup2(p->payload, len) : NULL;
         lt->src = lt->copy;
+        lt->map = NULL;
+        lt->map_len = 0;
         loop_train(d, lt, av->stats_inst);
         return d->host.ops->clock_ns(d->host.opaque);
     }
@@ -285,7 +293,7 @@ static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
     size_t off = (size_t)k * lt->t.mtu;
 
     *p = lt->t.pkt;
-    p->opcode = lt->t.opcodes[k];
+    p->opcode = roce_train_opcode(&lt->t, k);
     p->psn = (lt->t.pkt.psn + k) & ROCE_PSN_MASK;
     p->ackreq = (lt->t.ackreq >> k) & 1;
     p->se = (lt->t.se >> k) & 1;
@@ -346,9 +354,13 @@ void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t
 {
     LoopTrain *lt = train_new(d->roce);
 
-    *lt = (LoopTrain) {
-        .t = *t, .gpa = gpa, .len = len, .src = src, .map = src, .map_len = map_len,
-    };
+    lt->t = *t;
+    lt->done = 0;
+    lt->gpa = gpa;
+    lt->len = len;
+    lt->src = lt->map = src;
+    lt->map_len = map_len;
+    lt->copy = NULL;
     address(av, &lt->t.pkt);
     loop_train(d, lt, av->stats_inst);
 }
@@ -382,10 +394,8 @@ static bool deliver_run(IrdmaDev *d, LoopTrain *lt, unsigned end)
         return false;
     }
     /* Between the first and the last, MIDDLEs (a train is packets of one message). */
-    for (unsigned k = lt->done + 1; k < end - 1; k++) {
-        if (rocev2_opcode_flags(lt->t.opcodes[k]) & (BTH_FIRST | BTH_LAST)) {
-            return false;
-        }
+    if (n > 2 && (rocev2_opcode_flags(lt->t.middle_op) & (BTH_FIRST | BTH_LAST))) {
+        return false;
     }
     arriving(lt, lt->done, &first);
     arriving(lt, end - 1, &last);

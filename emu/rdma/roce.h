@@ -32,18 +32,24 @@
  * still to be delivered carry (roce_dma_write_guard()), so they carry what a frame read at
  * transmission would have.
  *
- * Packet k of a train is @pkt (addressed by roce_send_train()) with PSN pkt.psn + k, opcode
- * opcodes[k], AckReq and SE from bits k of @ackreq and @se, and the payload's next @mtu bytes
- * (the last packet: what is left).
+ * Packet k of a train is @pkt (addressed by roce_send_train()) with PSN pkt.psn + k, the
+ * opcode roce_train_opcode() gives (a message's packets differ only in the first and the
+ * last), AckReq and SE from bits k of @ackreq and @se, and the payload's next @mtu bytes (the
+ * last packet: what is left).
  */
 #define ROCE_TRAIN_MAX  64         /* packets of a train: its flags are one 64-bit mask each */
 
 typedef struct RoceTrain {
     RocePkt pkt;
     unsigned npkts, mtu;
-    uint8_t opcodes[ROCE_TRAIN_MAX];
+    uint8_t first_op, middle_op, last_op;   /* BTH opcodes: packet 0, 1..npkts-2, npkts-1 */
     uint64_t ackreq, se;
 } RoceTrain;
+
+static inline uint8_t roce_train_opcode(const RoceTrain *t, unsigned k)
+{
+    return k == 0 ? t->first_op : k == t->npkts - 1 ? t->last_op : t->middle_op;
+}
 
 /* A train sent and not yet wholly delivered (roce.c): LoopTrain, which the wire queues
  * (wire.h). */

@@ -365,11 +365,9 @@ static void train_flags(const SqOp *op, uint32_t k, RoceTrain *t)
 {
     unsigned n = t->npkts;
 
-    t->opcodes[0] = rc_opcode(op, k);
-    if (n > 2) {
-        memset(t->opcodes + 1, rc_opcode(op, k + 1), n - 2);
-    }
-    t->opcodes[n - 1] = rc_opcode(op, k + n - 1);
+    t->first_op = rc_opcode(op, k);
+    t->middle_op = n > 2 ? rc_opcode(op, k + 1) : t->first_op;
+    t->last_op = rc_opcode(op, k + n - 1);
     /* AckReq on every SQ_ACKREQ_EVERY-th packet of the message and its last; SE on its last. */
     for (unsigned j = (SQ_ACKREQ_EVERY - (k + 1) % SQ_ACKREQ_EVERY) % SQ_ACKREQ_EVERY; j < n;
          j += SQ_ACKREQ_EVERY) {
