@@ -57,6 +57,8 @@ typedef struct PeQpReq {
     /* A sys/queue.h list: linked in place, by inline code (GQueue's calls into glib were 9 %
      * of a small WRITE's instructions, counted with the bench). */
     TAILQ_HEAD(, SqOp) ops;      /* fetched and not completed, in SQ order */
+    struct SqOp *unsent;         /* in ops: none before it has a packet to send (NULL: the
+                                  * front); where pump() starts, not rescanning every op */
     Spares spare;                /* SqOp: completed, kept for the next WQEs */
     unsigned retries, rnr_retries;   /* left before the QP fails */
     bool unreported;             /* a WQE completed without a CQE since the last one */

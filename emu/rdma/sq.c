@@ -190,6 +190,7 @@ static void ops_clear(PeQp *qp)
         TAILQ_REMOVE(&qp->req.ops, op, link);
         op_free(qp, op);
     }
+    qp->req.unsent = NULL;
 }
 
 /* Complete the done WQEs at the front, in order. */
@@ -206,6 +207,9 @@ static void complete_front(IrdmaDev *d, PeQp *qp)
             break;
         }
         TAILQ_REMOVE(&qp->req.ops, op, link);
+        if (qp->req.unsent == op) {
+            qp->req.unsent = NULL;
+        }
         if (op->w.signaled) {
             write_cqe(d, qp, op->wqe_idx, op->w.op, false, 0, 0);
             if (op->cqe_twice) {
@@ -462,7 +466,9 @@ static bool pump(IrdmaDev *d, PeQp *qp, unsigned *budget)
     bool ask = true;
     SqOp *op;
 
-    TAILQ_FOREACH(op, &qp->req.ops, link) {
+    for (op = qp->req.unsent ? qp->req.unsent : TAILQ_FIRST(&qp->req.ops); op;
+         op = TAILQ_NEXT(op, link)) {
+        qp->req.unsent = op;
         if (ask && !may_send(d, qp, budget)) {
             break;
         }
@@ -877,6 +883,7 @@ static void rewind_to(IrdmaDev *d, PeQp *qp, uint32_t psn)
         }
     }
     qp->req.sent_psn = psn;
+    qp->req.unsent = NULL;
     emu_trace(&d->host, TR_SQ_REWIND, "qp=%u from psn %u", qp->id, psn);
 }
 
