@@ -285,6 +285,12 @@ unsigned roce_train_room(IrdmaDev *d, const RoceAv *av)
     return MIN(ROCE_TRAIN_MAX, wire_loop_room(d));
 }
 
+/* The payload bytes packet @k of @lt carries: the train's MTU, the last what is left. */
+static size_t train_payload_len(const LoopTrain *lt, unsigned k)
+{
+    return MIN(lt->len - (size_t)k * lt->t.mtu, lt->t.mtu);
+}
+
 /* Packet @k of @lt as it was sent. A train without payload bytes (an ACK, a READ request, a
  * zero-length WRITE or SEND) has no source: its packets point nowhere rather than at an offset
  * from NULL. */
@@ -298,25 +304,26 @@ static void train_pkt(const LoopTrain *lt, unsigned k, RocePkt *p)
     p->ackreq = (lt->t.ackreq >> k) & 1;
     p->se = (lt->t.se >> k) & 1;
     p->payload = lt->src ? lt->src + off : NULL;
-    p->payload_len = MIN(lt->len - off, lt->t.mtu);
+    p->payload_len = train_payload_len(lt, k);
 }
 
 /* Packets @from.. of @lt, @n of them, into the counters of instance @inst: received (@rx) or
- * sent. Only the first and the last of a run can differ from the packets between them. */
+ * sent. Only the first and the last of a run can differ from the packets between them; the
+ * train's own header stands for each (no packet is built for it). */
 static void count_train(IrdmaDev *d, const LoopTrain *lt, unsigned inst, bool rx,
                         unsigned from, unsigned n)
 {
-    RocePkt p;
+    const RoceTrain *t = &lt->t;
 
-    train_pkt(lt, from, &p);
-    stats_packets(d, inst, rx, &p, 1);
+    stats_packets_as(d, inst, rx, &t->pkt, roce_train_opcode(t, from),
+                     train_payload_len(lt, from), 1);
     if (n > 2) {
-        train_pkt(lt, from + 1, &p);
-        stats_packets(d, inst, rx, &p, n - 2);
+        stats_packets_as(d, inst, rx, &t->pkt, t->middle_op, train_payload_len(lt, from + 1),
+                         n - 2);
     }
     if (n > 1) {
-        train_pkt(lt, from + n - 1, &p);
-        stats_packets(d, inst, rx, &p, 1);
+        stats_packets_as(d, inst, rx, &t->pkt, roce_train_opcode(t, from + n - 1),
+                         train_payload_len(lt, from + n - 1), 1);
     }
 }
 

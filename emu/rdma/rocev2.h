@@ -135,12 +135,20 @@ static inline unsigned rocev2_pad_bytes(size_t pay)
     return (4 - pay % 4) % 4;
 }
 
+/* The IP datagram (IP header to ICRC) of a packet with opcode @opcode and @payload_len
+ * payload bytes (if its opcode carries any). */
+static inline size_t rocev2_ip_len(bool ipv4, uint8_t opcode, size_t payload_len)
+{
+    size_t pay = rocev2_opcode_flags(opcode) & BTH_HAS_PAYLOAD ? payload_len : 0;
+
+    return (ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR) + ROCEV2_UDP_HDR + ROCE_BTH_LEN +
+           rocev2_ext_len_table[opcode] + pay + rocev2_pad_bytes(pay) + ROCE_ICRC_LEN;
+}
+
 /* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
 static inline size_t rocev2_frame_len(const RocePkt *p)
 {
-    size_t pay = rocev2_payload_bytes(p);
-
-    return rocev2_payload_offset(p) + pay + rocev2_pad_bytes(pay) + ROCE_ICRC_LEN;
+    return rocev2_l2_len(p) + rocev2_ip_len(p->ipv4, p->opcode, p->payload_len);
 }
 
 /* Make @p what rocev2_parse() decodes from the frame rocev2_build() makes of it: every field

@@ -89,15 +89,10 @@ void stats_count(IrdmaDev *d, unsigned inst, StatsCounter c, uint64_t n)
     }
 }
 
-/* The IP datagram @p travels in: from the IP header to the ICRC. */
-static size_t ip_len(const RocePkt *p)
+void stats_packets_as(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint8_t opcode,
+                      size_t payload_len, uint64_t n)
 {
-    return rocev2_frame_len(p) - rocev2_l2_len(p);
-}
-
-void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint64_t n)
-{
-    unsigned fl = rocev2_opcode_flags(p->opcode);
+    unsigned fl = rocev2_opcode_flags(opcode);
     uint64_t octs, *c;
 
     /* Every packet passes here: the instance is checked once, the counters added directly. */
@@ -105,7 +100,7 @@ void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint64
         return;
     }
     c = d->stats->ctr[inst];
-    octs = n * ip_len(p);
+    octs = n * rocev2_ip_len(p->ipv4, opcode, payload_len);
     if (p->ipv4) {
         c[rx ? STATS_IP4_RX_PKTS : STATS_IP4_TX_PKTS] += n;
         c[rx ? STATS_IP4_RX_OCTS : STATS_IP4_TX_OCTS] += octs;

@@ -64,9 +64,17 @@ unsigned stats_inst_count(IrdmaDev *d);
 
 /* Add @n to counter @c of instance @inst (out of range: ignored). */
 void stats_count(IrdmaDev *d, unsigned inst, StatsCounter c, uint64_t n);
-/* @n packets like @p (its opcode, addressing and payload length) were received (@rx) or
- * sent: the IP, UDP and RDMA counters of @inst. */
-void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint64_t n);
+/* @n packets addressed as @p, each with opcode @opcode and @payload_len payload bytes, were
+ * received (@rx) or sent: the IP, UDP and RDMA counters of @inst. */
+void stats_packets_as(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p, uint8_t opcode,
+                      size_t payload_len, uint64_t n);
+
+/* @n packets like @p (its opcode, addressing and payload length). */
+static inline void stats_packets(IrdmaDev *d, unsigned inst, bool rx, const RocePkt *p,
+                                 uint64_t n)
+{
+    stats_packets_as(d, inst, rx, p, p->opcode, p->payload_len, n);
+}
 /* A received frame of @ip_len IP octets was dropped before a QP took it. */
 void stats_rx_dropped(IrdmaDev *d, bool ipv4, size_t ip_len);
 
