@@ -116,11 +116,17 @@ static inline size_t rocev2_l2_len(const RocePkt *p)
     return ETH_HLEN + (p->vlan ? VLAN_HLEN : 0);
 }
 
+/* The IP, UDP, BTH and extended transport headers of a packet with opcode @opcode. */
+static inline size_t rocev2_hdrs_len(bool ipv4, uint8_t opcode)
+{
+    return (ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR) + ROCEV2_UDP_HDR + ROCE_BTH_LEN +
+           rocev2_ext_len_table[opcode];
+}
+
 /* Where the payload of @p (its opcode and addressing set) starts in the frame. */
 static inline size_t rocev2_payload_offset(const RocePkt *p)
 {
-    return rocev2_l2_len(p) + (p->ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR) + ROCEV2_UDP_HDR +
-           ROCE_BTH_LEN + rocev2_ext_len_table[p->opcode];
+    return rocev2_l2_len(p) + rocev2_hdrs_len(p->ipv4, p->opcode);
 }
 
 /* The payload bytes @p carries (none if its opcode carries no payload), and the pad that
@@ -141,8 +147,7 @@ static inline size_t rocev2_ip_len(bool ipv4, uint8_t opcode, size_t payload_len
 {
     size_t pay = rocev2_opcode_flags(opcode) & BTH_HAS_PAYLOAD ? payload_len : 0;
 
-    return (ipv4 ? ROCEV2_IPV4_HDR : ROCEV2_IPV6_HDR) + ROCEV2_UDP_HDR + ROCE_BTH_LEN +
-           rocev2_ext_len_table[opcode] + pay + rocev2_pad_bytes(pay) + ROCE_ICRC_LEN;
+    return rocev2_hdrs_len(ipv4, opcode) + pay + rocev2_pad_bytes(pay) + ROCE_ICRC_LEN;
 }
 
 /* The length of the frame rocev2_build() (or rocev2_build_looped()) makes of @p. */
