@@ -12,7 +12,6 @@
 #include "core/trace.h"
 #include "port/wire.h"
 
-
 struct LoopTrain {
     RoceTrain t;               /* addressed */
     unsigned done;             /* packets delivered */
@@ -52,10 +51,23 @@ void roce_free(RoceEngine *r)
     g_free(r);
 }
 
-/* A LoopTrain to fill in: a spare one if there is one. */
-static LoopTrain *train_new(RoceEngine *r)
+/* A LoopTrain (a spare one if there is one) whose payload is @len bytes at @gpa, read from
+ * @copy if it has one, else from the mapping @map (@map_len bytes); every field set but the
+ * train itself, which the caller fills in. Field by field: a compound literal would be built
+ * on the stack and copied. */
+static LoopTrain *train_new(RoceEngine *r, uint64_t gpa, size_t len, const uint8_t *map,
+                            size_t map_len, uint8_t *copy)
 {
-    return spares_take(&r->spare, sizeof(LoopTrain));
+    LoopTrain *lt = spares_take(&r->spare, sizeof(LoopTrain));
+
+    lt->done = 0;
+    lt->gpa = gpa;
+    lt->len = len;
+    lt->src = copy ? copy : map;
+    lt->map = map;
+    lt->map_len = map_len;
+    lt->copy = copy;
+    return lt;
 }
 
 RoceStats *roce_stats(RoceEngine *r)
@@ -232,23 +244,16 @@ uint64_t roce_send(IrdmaDev *d, const RoceAv *av, RocePkt *p, size_t dma_bytes)
     /* An RC packet looped under INLINE timing goes as a train of one, with a copy of its
      * payload; UD keeps its frame, whose IP header its receive gets (ud_rx). */
     if (looped && !(rocev2_opcode_flags(p->opcode) & BTH_UD) && roce_train_room(d, av)) {
-        LoopTrain *lt = train_new(r);
+        LoopTrain *lt;
 
         len = rocev2_opcode_flags(p->opcode) & BTH_HAS_PAYLOAD ? p->payload_len : 0;
-        /* Field by field: a compound literal would be built on the stack and copied. */
+        lt = train_new(r, 0, len, NULL, 0, len ? g_memdup2(p->payload, len) : NULL);
         lt->t.pkt = *p;
         lt->t.npkts = 1;
         lt->t.mtu = len;
         lt->t.first_op = lt->t.middle_op = lt->t.last_op = p->opcode;
         lt->t.ackreq = p->ackreq;
         lt->t.se = p->se;
-        lt->done = 0;
-        lt->gpa = 0;
-        lt->len = len;
-        lt->copy = len ? g_memdup2(p->payload, len) : NULL;
-        lt->src = lt->copy;
-        lt->map = NULL;
-        lt->map_len = 0;
         loop_train(d, lt, av->stats_inst);
         return d->host.ops->clock_ns(d->host.opaque);
     }
@@ -359,15 +364,9 @@ static void loop_train(IrdmaDev *d, LoopTrain *lt, unsigned inst)
 void roce_send_train(IrdmaDev *d, const RoceAv *av, const RoceTrain *t, uint64_t gpa,
                      size_t len, const void *src, size_t map_len)
 {
-    LoopTrain *lt = train_new(d->roce);
+    LoopTrain *lt = train_new(d->roce, gpa, len, src, map_len, NULL);
 
     lt->t = *t;
-    lt->done = 0;
-    lt->gpa = gpa;
-    lt->len = len;
-    lt->src = lt->map = src;
-    lt->map_len = map_len;
-    lt->copy = NULL;
     address(av, &lt->t.pkt);
     loop_train(d, lt, av->stats_inst);
 }
