@@ -7,18 +7,23 @@
 #define PAGE_DWORDS  (1u << (PAGE_SHIFT - 2))
 #define NUM_PAGES    (EMU_REGFILE_SPAN >> PAGE_SHIFT)
 
-typedef struct RegSlotOwner {
+/* A page cell names the register and its element: (owner + 1) << CELL_OWNER_SHIFT | element,
+ * 0 for a dword no block declared. One load finds both, with no per-element table to build. */
+#define CELL_OWNER_SHIFT  20
+#define CELL_ELEM_MASK    ((1u << CELL_OWNER_SHIFT) - 1)
+#define MAX_OWNERS        ((1u << (32 - CELL_OWNER_SHIFT)) - 1)
+
+typedef struct RegOwner {
     const EmuReg *reg;
     void *blk;
-    uint32_t first;           /* slot of element 0 */
-} RegSlotOwner;
+    uint32_t first;           /* slot of element 0 in vals */
+} RegOwner;
 
 struct EmuRegFile {
     const IrdmaHost *host;
-    uint32_t *page[NUM_PAGES];    /* per 4 KiB: slot + 1 of each dword, 0 = undeclared */
-    GArray *vals;                 /* uint32_t per slot */
-    GArray *slot_owner;           /* uint32_t per slot: index into owners */
-    GArray *owners;               /* RegSlotOwner */
+    uint32_t *page[NUM_PAGES];    /* per 4 KiB: a cell per dword */
+    GArray *vals;                 /* uint32_t per element of every register */
+    GArray *owners;               /* RegOwner, in declaration order */
 };
 
 static uint32_t reg_count(const EmuReg *r)
@@ -31,9 +36,9 @@ static uint32_t reg_count2(const EmuReg *r)
     return r->count2 ? r->count2 : 1;
 }
 
-static uint32_t elem_offset(const EmuReg *r, unsigned idx)
+static uint32_t reg_elems(const EmuReg *r)
 {
-    return r->base + (idx % reg_count(r)) * r->stride + (idx / reg_count(r)) * r->stride2;
+    return reg_count(r) * reg_count2(r);
 }
 
 EmuRegFile *emu_regfile_new(const IrdmaHost *host)
@@ -41,9 +46,8 @@ EmuRegFile *emu_regfile_new(const IrdmaHost *host)
     EmuRegFile *rf = g_new0(EmuRegFile, 1);
 
     rf->host = host;
-    rf->vals = g_array_new(FALSE, TRUE, sizeof(uint32_t));
-    rf->slot_owner = g_array_new(FALSE, TRUE, sizeof(uint32_t));
-    rf->owners = g_array_new(FALSE, TRUE, sizeof(RegSlotOwner));
+    rf->vals = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    rf->owners = g_array_new(FALSE, FALSE, sizeof(RegOwner));
     return rf;
 }
 
@@ -53,15 +57,14 @@ void emu_regfile_free(EmuRegFile *rf)
         g_free(rf->page[i]);
     }
     g_array_free(rf->vals, TRUE);
-    g_array_free(rf->slot_owner, TRUE);
     g_array_free(rf->owners, TRUE);
     g_free(rf);
 }
 
-static void map_slot(EmuRegFile *rf, uint32_t off, uint32_t slot, const EmuReg *r)
+static void map_cell(EmuRegFile *rf, uint32_t off, uint32_t cell, const EmuReg *r)
 {
     uint32_t **page = &rf->page[off >> PAGE_SHIFT];
-    uint32_t *cell;
+    uint32_t *c;
 
     if (off >= EMU_REGFILE_SPAN || (off & 3)) {
         g_error("irdma-emu: register %s element at 0x%x outside BAR0 or unaligned", r->name, off);
@@ -69,127 +72,150 @@ static void map_slot(EmuRegFile *rf, uint32_t off, uint32_t slot, const EmuReg *
     if (!*page) {
         *page = g_new0(uint32_t, PAGE_DWORDS);
     }
-    cell = &(*page)[(off & ((1u << PAGE_SHIFT) - 1)) >> 2];
-    if (*cell) {
+    c = &(*page)[(off & ((1u << PAGE_SHIFT) - 1)) >> 2];
+    if (*c) {
         g_error("irdma-emu: register %s overlaps another at 0x%x", r->name, off);
     }
-    *cell = slot + 1;
+    *c = cell;
 }
 
 void emu_regfile_add(EmuRegFile *rf, const EmuReg *table, size_t n, void *blk)
 {
+    uint32_t first = rf->vals->len, total = first;
+
+    /* The table's values in one allocation rather than a regrowth per register. */
+    for (size_t i = 0; i < n; i++) {
+        total += reg_elems(&table[i]);
+    }
+    g_array_set_size(rf->vals, total);
     for (size_t i = 0; i < n; i++) {
         const EmuReg *r = &table[i];
-        uint32_t elems = reg_count(r) * reg_count2(r);
-        RegSlotOwner o = { .reg = r, .blk = blk, .first = rf->vals->len };
-        uint32_t owner_idx = rf->owners->len;
+        uint32_t elems = reg_elems(r), owner = rf->owners->len, e = 0;
+        RegOwner o = { .reg = r, .blk = blk, .first = first };
+        uint32_t *v = &g_array_index(rf->vals, uint32_t, first);
 
-        g_array_append_val(rf->owners, o);
-        g_array_set_size(rf->vals, rf->vals->len + elems);
-        for (uint32_t e = 0; e < elems; e++) {
-            g_array_append_val(rf->slot_owner, owner_idx);
-            g_array_index(rf->vals, uint32_t, o.first + e) = r->reset;
-            map_slot(rf, elem_offset(r, e), o.first + e, r);
+        if (owner >= MAX_OWNERS || elems > CELL_ELEM_MASK + 1) {
+            g_error("irdma-emu: register %s: more registers or elements than a cell names",
+                    r->name);
         }
+        g_array_append_val(rf->owners, o);
+        /* Outer, then inner: element outer * count + inner, without a division per element. */
+        for (uint32_t outer = 0; outer < reg_count2(r); outer++) {
+            for (uint32_t inner = 0; inner < reg_count(r); inner++, e++) {
+                v[e] = r->reset;
+                map_cell(rf, r->base + inner * r->stride + outer * r->stride2,
+                         (owner + 1) << CELL_OWNER_SHIFT | e, r);
+            }
+        }
+        first += elems;
     }
 }
 
 void emu_regfile_foreach(EmuRegFile *rf, void (*fn)(const EmuReg *r, void *opaque), void *opaque)
 {
     for (unsigned i = 0; i < rf->owners->len; i++) {
-        fn(g_array_index(rf->owners, RegSlotOwner, i).reg, opaque);
+        fn(g_array_index(rf->owners, RegOwner, i).reg, opaque);
+    }
+}
+
+/* Every element of @o's register to its reset value. */
+static void owner_reset(EmuRegFile *rf, const RegOwner *o)
+{
+    uint32_t *v = &g_array_index(rf->vals, uint32_t, o->first);
+
+    for (uint32_t e = 0, elems = reg_elems(o->reg); e < elems; e++) {
+        v[e] = o->reg->reset;
     }
 }
 
 void emu_regfile_reset(EmuRegFile *rf)
 {
     for (unsigned i = 0; i < rf->owners->len; i++) {
-        const RegSlotOwner *o = &g_array_index(rf->owners, RegSlotOwner, i);
-        uint32_t elems = reg_count(o->reg) * reg_count2(o->reg);
-
-        for (uint32_t e = 0; e < elems; e++) {
-            g_array_index(rf->vals, uint32_t, o->first + e) = o->reg->reset;
-        }
+        owner_reset(rf, &g_array_index(rf->owners, RegOwner, i));
     }
 }
+
+static const RegOwner *reg_owner(const EmuRegFile *rf, const EmuReg *r);
 
 void emu_regfile_reset_regs(EmuRegFile *rf, const EmuReg *table, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        uint32_t elems = reg_count(&table[i]) * reg_count2(&table[i]);
-
-        for (uint32_t e = 0; e < elems; e++) {
-            emu_reg_set(rf, &table[i], e, table[i].reset);
-        }
+        owner_reset(rf, reg_owner(rf, &table[i]));
     }
 }
 
-/* Slot of @off, or -1 when no block declared it. */
-static int64_t lookup(const EmuRegFile *rf, uint32_t off)
+/* The cell of @off: 0 when no block declared it. */
+static uint32_t lookup(const EmuRegFile *rf, uint32_t off)
 {
     const uint32_t *page;
 
     if (off >= EMU_REGFILE_SPAN) {
-        return -1;
+        return 0;
     }
     page = rf->page[off >> PAGE_SHIFT];
-    if (!page || !page[(off & ((1u << PAGE_SHIFT) - 1)) >> 2]) {
-        return -1;
-    }
-    return page[(off & ((1u << PAGE_SHIFT) - 1)) >> 2] - 1;
+    return page ? page[(off & ((1u << PAGE_SHIFT) - 1)) >> 2] : 0;
 }
 
-static const RegSlotOwner *slot_owner(const EmuRegFile *rf, uint32_t slot)
+static const RegOwner *cell_owner(const EmuRegFile *rf, uint32_t cell)
 {
-    return &g_array_index(rf->owners, RegSlotOwner,
-                          g_array_index(rf->slot_owner, uint32_t, slot));
+    return &g_array_index(rf->owners, RegOwner, (cell >> CELL_OWNER_SHIFT) - 1);
 }
 
 uint32_t emu_regfile_read(EmuRegFile *rf, uint32_t off)
 {
-    int64_t slot = lookup(rf, off & ~3u);
-    const RegSlotOwner *o;
+    uint32_t cell = lookup(rf, off & ~3u), e = cell & CELL_ELEM_MASK;
+    const RegOwner *o;
 
-    if (slot < 0) {
+    if (!cell) {
         emu_trace(rf->host, TR_ERR_REG_READ_UNIMPLEMENTED, "off=0x%06x", off);
         return 0;
     }
-    o = slot_owner(rf, slot);
+    o = cell_owner(rf, cell);
     if (o->reg->read) {
-        return o->reg->read(o->blk, o->reg, slot - o->first);
+        return o->reg->read(o->blk, o->reg, e);
     }
-    return g_array_index(rf->vals, uint32_t, slot);
+    return g_array_index(rf->vals, uint32_t, o->first + e);
 }
 
 void emu_regfile_write(EmuRegFile *rf, uint32_t off, uint32_t val)
 {
-    int64_t slot = lookup(rf, off & ~3u);
-    const RegSlotOwner *o;
+    uint32_t cell = lookup(rf, off & ~3u), e = cell & CELL_ELEM_MASK;
+    const RegOwner *o;
     uint32_t *stored;
     uint32_t merged;
 
-    if (slot < 0) {
+    if (!cell) {
         emu_trace(rf->host, TR_ERR_REG_WRITE_UNIMPLEMENTED, "off=0x%06x val=0x%08x", off, val);
         return;
     }
-    o = slot_owner(rf, slot);
-    stored = &g_array_index(rf->vals, uint32_t, slot);
+    o = cell_owner(rf, cell);
+    stored = &g_array_index(rf->vals, uint32_t, o->first + e);
     merged = (*stored & ~o->reg->wmask) | (val & o->reg->wmask);
     if (o->reg->write) {
-        o->reg->write(o->blk, o->reg, slot - o->first, merged);
+        o->reg->write(o->blk, o->reg, e, merged);
     } else {
         *stored = merged;
     }
 }
 
+/* @r's owner, found through element 0. */
+static const RegOwner *reg_owner(const EmuRegFile *rf, const EmuReg *r)
+{
+    uint32_t cell = lookup(rf, r->base);
+    const RegOwner *o = cell ? cell_owner(rf, cell) : NULL;
+
+    if (!o || o->reg != r) {
+        g_error("irdma-emu: register %s was never declared", r->name);
+    }
+    return o;
+}
+
 static uint32_t *elem_storage(EmuRegFile *rf, const EmuReg *r, unsigned idx)
 {
-    int64_t slot = lookup(rf, elem_offset(r, idx));
-
-    if (slot < 0 || slot_owner(rf, slot)->reg != r) {
-        g_error("irdma-emu: register %s[%u] was never declared", r->name, idx);
+    if (idx >= reg_elems(r)) {
+        g_error("irdma-emu: register %s has no element %u", r->name, idx);
     }
-    return &g_array_index(rf->vals, uint32_t, slot);
+    return &g_array_index(rf->vals, uint32_t, reg_owner(rf, r)->first + idx);
 }
 
 uint32_t emu_reg_get(EmuRegFile *rf, const EmuReg *r, unsigned idx)
