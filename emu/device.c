@@ -55,9 +55,23 @@ static void mix_u64(uint64_t *h, uint64_t v)
     *h ^= *h >> 32;
 }
 
-static void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
+/* The host's clock, read once per activation: a WRITE read it seven times, and in QEMU each
+ * read is a clock_gettime(). */
+static inline uint64_t now_ns(IrdmaDev *d)
 {
-    uint64_t now = d->outer.ops->clock_ns(d->outer.opaque);
+    if (!d->activation_depth) {
+        return d->outer.ops->clock_ns(d->outer.opaque);
+    }
+    if (!d->activation_has_now) {
+        d->activation_now_ns = d->outer.ops->clock_ns(d->outer.opaque);
+        d->activation_has_now = true;
+    }
+    return d->activation_now_ns;
+}
+
+static inline void record(IrdmaDev *d, EffectKind kind, uint64_t where, uint64_t len)
+{
+    uint64_t now = now_ns(d);
 
     mix_u64(&d->effects.digest, now);
     mix_u64(&d->effects.digest, kind);
@@ -166,9 +180,20 @@ static void rec_msix_notify(void *opaque, unsigned vector)
 
 static uint64_t rec_clock_ns(void *opaque)
 {
-    IrdmaDev *d = opaque;
+    return now_ns(opaque);
+}
 
-    return d->outer.ops->clock_ns(d->outer.opaque);
+/* A host call into the device begins (activation_end() ends it): the time is read anew. */
+static void activation_begin(IrdmaDev *d)
+{
+    if (d->activation_depth++ == 0) {
+        d->activation_has_now = false;
+    }
+}
+
+static void activation_end(IrdmaDev *d)
+{
+    d->activation_depth--;
 }
 
 static void rec_timer_arm(void *opaque, uint64_t deadline_ns)
@@ -445,7 +470,7 @@ void irdma_dev_core_reset(IrdmaDev *d)
     intr_regs_reset(d->intr);
 }
 
-uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
+static uint32_t mmio_read(IrdmaDev *d, uint32_t off)
 {
     const FaultAction *fa = fault_check(d, FAULT_ON_REG_READ, off, 0);
     uint32_t val;
@@ -463,7 +488,17 @@ uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
     return val;
 }
 
-void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
+uint32_t irdma_dev_mmio_read(IrdmaDev *d, uint32_t off)
+{
+    uint32_t val;
+
+    activation_begin(d);
+    val = mmio_read(d, off);
+    activation_end(d);
+    return val;
+}
+
+static void mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
 {
     const FaultAction *fa = fault_check(d, FAULT_ON_REG_WRITE, off, 0);
 
@@ -481,6 +516,13 @@ void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
     emu_regfile_write(d->regs, off, val);
 }
 
+void irdma_dev_mmio_write(IrdmaDev *d, uint32_t off, uint32_t val)
+{
+    activation_begin(d);
+    mmio_write(d, off, val);
+    activation_end(d);
+}
+
 void irdma_dev_set_carrier(IrdmaDev *d, bool up)
 {
     fw_link_set_carrier(d->link, up);
@@ -488,12 +530,16 @@ void irdma_dev_set_carrier(IrdmaDev *d, bool up)
 
 void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
 {
+    activation_begin(d);
     wire_receive(d, frame, len);
+    activation_end(d);
 }
 
 void irdma_dev_timer_expired(IrdmaDev *d)
 {
+    activation_begin(d);
     emu_event_queue_run(&d->events);
+    activation_end(d);
 }
 
 bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp)

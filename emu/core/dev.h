@@ -63,6 +63,11 @@ typedef struct IrdmaDev {
     IrdmaHost host;              /* the blocks' host: outer, with the effects recorded */
     IrdmaHost outer;             /* the host the device was created with */
     IrdmaEffects effects;
+    /* A host call into the device (MMIO, a frame, the timer) acts at one instant of virtual
+     * time, as it does under -icount: the clock is read once per call (device.c). */
+    unsigned activation_depth;   /* host calls into the device under way */
+    bool activation_has_now;
+    uint64_t activation_now_ns;
     IrdmaDevConfig cfg;
     IrdmaTiming timing;
     EmuRegFile *regs;

@@ -62,6 +62,7 @@ static uint64_t fh_clock_ns(void *opaque)
     FakeHost *h = opaque;
 
     h->now_ns += h->clock_tick_ns;
+    h->clock_reads++;
     return h->now_ns;
 }
 
@@ -132,6 +133,7 @@ void fake_host_clear(FakeHost *h)
 {
     memset(h->mem, 0, h->mem_size);
     h->now_ns = 0;
+    h->clock_reads = 0;
     h->timer_armed = false;
     h->timer_deadline = 0;
     h->timer_arms = 0;

@@ -15,6 +15,7 @@ typedef struct FakeHost {
     uint64_t now_ns;
     uint64_t clock_tick_ns;    /* each read of the clock moves it on this much (a host whose
                                 * clock runs while the device works); 0: it stands still */
+    unsigned clock_reads;      /* reads of the clock so far */
     bool timer_armed;
     uint64_t timer_deadline;
     unsigned timer_arms;

@@ -511,6 +511,30 @@ START_TEST(a_read_completes_within_its_doorbell_on_a_running_clock)
 }
 END_TEST
 
+/* A host call into the device acts at one instant of virtual time, as under -icount: a looped
+ * WRITE, from its doorbell to its CQE, reads the host's clock once (seven times otherwise, each
+ * a clock_gettime() in QEMU), and the next call reads it anew (its effects carry the new time). */
+START_TEST(a_host_call_reads_the_clock_once)
+{
+    start(WAY_TRAINS, TRT_MTU);
+    fill_pattern(TRT_SRC, TRT_MTU, 5);
+    for (unsigned i = 0; i < 2; i++) {
+        bool error = false;
+
+        h->now_ns += 1000;
+        write_to(TRT_SRC, 0, TRT_MTU, TRT_MR_VA, TRT_RKEY);
+        h->clock_reads = 0;
+        irdma_dev_mmio_write(d, PFPE_WQEALLOC, qa.id);
+        ck_assert_uint_eq(h->clock_reads, 1);
+        ck_assert_uint_eq(d->effects.last_ns, h->now_ns);
+        ck_assert_uint_eq(drain_cq(&qa, &error), 1);
+        ck_assert(!error);
+    }
+    settle();
+    cqpt_teardown();
+}
+END_TEST
+
 /* The host's mappings end with the device: a reset drops trains still queued. */
 START_TEST(a_reset_unmaps_the_trains_in_flight)
 {
@@ -543,6 +567,7 @@ Suite *loopback_suite(void)
     tcase_add_test(tc, a_send_too_long_is_refused_as_with_frames);
     tcase_add_test(tc, a_refused_write_is_refused_as_with_frames);
     tcase_add_test(tc, messages_without_payload_arrive_as_in_frames);
+    tcase_add_test(tc, a_host_call_reads_the_clock_once);
     tcase_add_test(tc, a_reset_unmaps_the_trains_in_flight);
     tcase_add_test(tc, a_read_completes_within_its_doorbell_on_a_running_clock);
     suite_add_tcase(s, tc);
