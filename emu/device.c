@@ -55,7 +55,7 @@ static void mix_u64(uint64_t *h, uint64_t v)
     *h ^= *h >> 32;
 }
 
-/* The host's clock, read once per activation: a WRITE read it seven times, and in QEMU each
+/* The host's clock, read once per activation: a 64 B WRITE read it seven times, and in QEMU each
  * read is a clock_gettime(). */
 static inline uint64_t now_ns(IrdmaDev *d)
 {
@@ -183,7 +183,8 @@ static uint64_t rec_clock_ns(void *opaque)
     return now_ns(opaque);
 }
 
-/* A host call into the device begins (activation_end() ends it): the time is read anew. */
+/* A host call into the device (MMIO, a received frame) begins; activation_end() ends it. The
+ * time is read anew. */
 static void activation_begin(IrdmaDev *d)
 {
     if (d->activation_depth++ == 0) {
@@ -535,11 +536,12 @@ void irdma_dev_receive(IrdmaDev *d, const uint8_t *frame, size_t len)
     activation_end(d);
 }
 
+/* Not an activation: a run of the event queue reads the clock as it goes, so what an event
+ * schedules for now is due after the run (on a clock that runs: QEMU without -icount), and the
+ * host's main loop has its turn between, say, two bursts of a large READ's answer. */
 void irdma_dev_timer_expired(IrdmaDev *d)
 {
-    activation_begin(d);
     emu_event_queue_run(&d->events);
-    activation_end(d);
 }
 
 bool irdma_dev_set_faults(IrdmaDev *d, const char *path, GError **errp)

@@ -63,7 +63,7 @@ typedef struct IrdmaDev {
     IrdmaHost host;              /* the blocks' host: outer, with the effects recorded */
     IrdmaHost outer;             /* the host the device was created with */
     IrdmaEffects effects;
-    /* A host call into the device (MMIO, a frame, the timer) acts at one instant of virtual
+    /* A host call into the device (MMIO, a received frame) acts at one instant of virtual
      * time, as it does under -icount: the clock is read once per call (device.c). */
     unsigned activation_depth;   /* host calls into the device under way */
     bool activation_has_now;

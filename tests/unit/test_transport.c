@@ -1298,6 +1298,34 @@ START_TEST(large_read_is_answered_in_bursts)
 }
 END_TEST
 
+/* On a host whose clock runs while the device works (QEMU without -icount), each turn of the
+ * timer sends one burst of a large READ's answer: what a turn schedules for now is due after
+ * it, so the host's main loop (its network backend, the peer's guest) runs between two bursts,
+ * where a whole answer at once would overrun a UDP wire's socket buffer. */
+START_TEST(a_running_clock_answers_a_burst_a_timer_turn)
+{
+    const uint32_t npkts = 4 * RQ_READ_BURST, len = npkts * TRT_MTU;
+    unsigned idx;
+
+    connect_default();
+    fill_pattern(b_pa(0), len, 0x5a);
+    idx = post_sq(&qa, read_wqe(len, 0));
+    ring(&qa);
+    h->clock_tick_ns = 1;
+    deliver_only_frame();
+    ck_assert_uint_eq(h->frames->len, RQ_READ_BURST);
+    for (unsigned turn = 2; turn <= 4; turn++) {
+        ck_assert(h->timer_armed);
+        fake_host_advance(h, d, MAX(h->timer_deadline, h->now_ns));
+        ck_assert_uint_eq(h->frames->len, turn * RQ_READ_BURST);
+    }
+    h->clock_tick_ns = 0;
+    wire_run(NULL, NULL);
+    expect_pattern(TRT_SRC, len, 0x5a);
+    expect_done_once(&qa, idx, SQ_OP_RDMA_READ);
+}
+END_TEST
+
 /* The guest deregisters the target MR between two packets of a WRITE: the rest is refused (no
  * access to the freed entry; ASan would see one), both QPs fail, nothing more is written. */
 START_TEST(mr_deregistered_mid_write_refuses_the_rest)
@@ -1539,6 +1567,7 @@ Suite *transport_suite(void)
     tcase_add_test(tc, write_middle_without_a_first_is_an_invalid_request);
     tcase_add_test(tc, unsolicited_acks_and_responses_are_ignored);
     tcase_add_test(tc, large_read_is_answered_in_bursts);
+    tcase_add_test(tc, a_running_clock_answers_a_burst_a_timer_turn);
     tcase_add_test(tc, mr_deregistered_mid_write_refuses_the_rest);
     tcase_add_test(tc, mr_deregistered_mid_read_answer_stops_it);
     tcase_add_test(tc, rnr_retry_count_restarts_with_each_message);
