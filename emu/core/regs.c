@@ -135,15 +135,6 @@ void emu_regfile_reset(EmuRegFile *rf)
     }
 }
 
-static const RegOwner *reg_owner(const EmuRegFile *rf, const EmuReg *r);
-
-void emu_regfile_reset_regs(EmuRegFile *rf, const EmuReg *table, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        owner_reset(rf, reg_owner(rf, &table[i]));
-    }
-}
-
 /* The cell of @off: 0 when no block declared it. */
 static uint32_t lookup(const EmuRegFile *rf, uint32_t off)
 {
@@ -208,6 +199,13 @@ static const RegOwner *reg_owner(const EmuRegFile *rf, const EmuReg *r)
         g_error("irdma-emu: register %s was never declared", r->name);
     }
     return o;
+}
+
+void emu_regfile_reset_regs(EmuRegFile *rf, const EmuReg *table, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        owner_reset(rf, reg_owner(rf, &table[i]));
+    }
 }
 
 static uint32_t *elem_storage(EmuRegFile *rf, const EmuReg *r, unsigned idx)

@@ -5,7 +5,7 @@
  * the style of e1000e/igb) and registers it with emu_regfile_add() together with its own state
  * pointer. A register is a scalar or a 1-D/2-D array; each element has 32 bits of storage.
  * Offsets are resolved through a two-level page table whose cells name the register and the
- * element, so an MMIO access costs three loads (page, cell, register).
+ * element, so an MMIO access finds both with two loads.
  * Accesses to offsets no block declared read 0, are dropped on write, and are traced.
  */
 #ifndef IRDMA_EMU_REGS_H
